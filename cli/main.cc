@@ -1,0 +1,183 @@
+// kueuesim: the command-line front end.
+//
+//   kueuesim run FILES... [--until T] [--cycles N] [--events FILE|-]
+//                         [--summary FILE] [--seed S] [--quiet]
+//   kueuesim validate FILES...
+//   kueuesim policies
+//
+// Exit codes: 0 success; 1 invalid input (the message names the file, the
+// object and the field); 2 bad command line; 3 a run that failed (I/O,
+// internal error).
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "kueuesim/base/status.h"
+#include "kueuesim/base/time.h"
+#include "kueuesim/metrics/event_log.h"
+#include "kueuesim/metrics/summary.h"
+#include "kueuesim/policy/registry.h"
+#include "kueuesim/scenario/scenario.h"
+#include "kueuesim/sim/simulation.h"
+
+#ifndef KUEUESIM_VERSION
+#define KUEUESIM_VERSION "0.0.0"
+#endif
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitInvalidInput = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitRunFailed = 3;
+
+int Fail(const absl::Status& status) {
+  std::fprintf(stderr, "kueuesim: error: %s\n", kueuesim::StatusMessage(status).c_str());
+  return status.code() == absl::StatusCode::kInvalidArgument || status.code() == absl::StatusCode::kNotFound ||
+                 status.code() == absl::StatusCode::kPermissionDenied
+             ? kExitInvalidInput
+             : kExitRunFailed;
+}
+
+void PrintReport(const kueuesim::scenario::LoadReport& report) {
+  for (const auto& warning : report.warnings) std::fprintf(stderr, "kueuesim: warning: %s\n", warning.c_str());
+  for (const auto& [kind, count] : report.unknown_kinds) {
+    std::fprintf(stderr, "kueuesim: note: skipped %lld object(s) of unsupported kind %s\n",
+                 static_cast<long long>(count), kind.c_str());
+  }
+}
+
+struct RunArgs {
+  std::vector<std::string> files;
+  std::string until;
+  int64_t cycles = -1;
+  std::string events;
+  std::string summary;
+  int64_t seed = -1;
+  bool quiet = false;
+};
+
+int Run(const RunArgs& args) {
+  using namespace kueuesim;
+  auto scenario = scenario::LoadScenarioFiles(args.files);
+  if (!scenario.ok()) return Fail(scenario.status());
+  PrintReport(scenario->report);
+  if (args.seed >= 0) scenario->settings.seed = static_cast<uint64_t>(args.seed);
+  sim::RunOptions options;
+  if (!args.until.empty()) {
+    auto until = ParseDuration(args.until);
+    if (!until.ok()) {
+      std::fprintf(stderr, "kueuesim: error: --until: %s\n", StatusMessage(until.status()).c_str());
+      return kExitUsage;
+    }
+    options.until = *until;
+  }
+  if (args.cycles >= 0) options.max_cycles = args.cycles;
+  policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
+  auto simulation = sim::Simulation::Create(*scenario, registry);
+  if (!simulation.ok()) return Fail(simulation.status());
+
+  std::FILE* events_file = nullptr;
+  std::unique_ptr<metrics::EventLogWriter> event_log;
+  if (!args.events.empty()) {
+    events_file = args.events == "-" ? stdout : std::fopen(args.events.c_str(), "w");
+    if (events_file == nullptr) {
+      std::fprintf(stderr, "kueuesim: error: cannot open %s for writing\n", args.events.c_str());
+      return kExitRunFailed;
+    }
+    event_log = std::make_unique<metrics::EventLogWriter>(events_file);
+    (*simulation)->AddEventSink(event_log.get());
+  }
+  metrics::SummaryCollector collector;
+  (*simulation)->AddEventSink(&collector);
+  absl::Status status = (*simulation)->Run(options);
+  if (events_file != nullptr && events_file != stdout && std::fclose(events_file) != 0) {
+    std::fprintf(stderr, "kueuesim: error: writing %s failed\n", args.events.c_str());
+    return kExitRunFailed;
+  }
+  if (!status.ok()) return Fail(status);
+  metrics::Summary summary = collector.Finish((*simulation)->now(), (*simulation)->cluster_pointers());
+  summary.unknown_kinds = scenario->report.unknown_kinds;
+  summary.warnings = scenario->report.warnings;
+  if (!args.summary.empty()) {
+    std::FILE* out = std::fopen(args.summary.c_str(), "w");
+    if (out == nullptr) {
+      std::fprintf(stderr, "kueuesim: error: cannot open %s for writing\n", args.summary.c_str());
+      return kExitRunFailed;
+    }
+    std::string json = metrics::SummaryToJson(summary);
+    std::fwrite(json.data(), 1, json.size(), out);
+    if (std::fclose(out) != 0) return kExitRunFailed;
+  }
+  if (!args.quiet) {
+    std::string text = metrics::FormatSummary(summary);
+    std::FILE* out = args.events == "-" ? stderr : stdout;
+    std::fwrite(text.data(), 1, text.size(), out);
+  }
+  return kExitOk;
+}
+
+int Validate(const std::vector<std::string>& files) {
+  using namespace kueuesim;
+  auto scenario = scenario::LoadScenarioFiles(files);
+  if (!scenario.ok()) return Fail(scenario.status());
+  PrintReport(scenario->report);
+  policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
+  auto simulation = sim::Simulation::Create(*scenario, registry);
+  if (!simulation.ok()) return Fail(simulation.status());
+  size_t workloads = 0;
+  for (const auto& cluster : scenario->clusters) workloads += cluster.workloads.size();
+  std::printf("valid: %lld objects in %lld documents, %zu cluster(s), %zu workload(s)\n",
+              static_cast<long long>(scenario->report.objects),
+              static_cast<long long>(scenario->report.documents), scenario->clusters.size(), workloads);
+  return kExitOk;
+}
+
+int Policies() {
+  using namespace kueuesim;
+  policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
+  for (const auto& info : registry.List()) {
+    std::printf("%-14s %-24s %s\n", std::string(policy::PolicyKindName(info.kind)).c_str(), info.name.c_str(),
+                info.description.c_str());
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"kueuesim: simulate Kubernetes Kueue's quota management and admission decisions"};
+  app.set_version_flag("--version", std::string("kueuesim ") + KUEUESIM_VERSION);
+  app.require_subcommand(1);
+
+  RunArgs run_args;
+  CLI::App* run = app.add_subcommand("run", "Run a scenario and print its summary");
+  run->add_option("files", run_args.files, "Scenario files (YAML or JSON manifests)")->required();
+  run->add_option("--until", run_args.until, "Stop at this simulated time (e.g. 90s, 2h30m, 7d)");
+  run->add_option("--cycles", run_args.cycles, "Stop after this many scheduling cycles")->check(CLI::NonNegativeNumber);
+  run->add_option("--events", run_args.events, "Write the event log (JSON Lines) to FILE, or - for stdout");
+  run->add_option("--summary", run_args.summary, "Write the summary as JSON to FILE");
+  run->add_option("--seed", run_args.seed, "Random seed (default: the scenario's, else 1)")->check(CLI::NonNegativeNumber);
+  run->add_flag("--quiet,-q", run_args.quiet, "Do not print the summary");
+
+  std::vector<std::string> validate_files;
+  CLI::App* validate = app.add_subcommand("validate", "Check scenario files without running them");
+  validate->add_option("files", validate_files, "Scenario files")->required();
+
+  CLI::App* policies = app.add_subcommand("policies", "List the policies that scenarios can select");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+  if (*run) return Run(run_args);
+  if (*validate) return Validate(validate_files);
+  if (*policies) return Policies();
+  return kExitUsage;
+}

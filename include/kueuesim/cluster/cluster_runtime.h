@@ -1,0 +1,119 @@
+// ClusterRuntime: one simulated Kueue instance driven by the event engine.
+//
+// It owns the cluster's compiled state, its queues and its scheduler, and
+// runs the workload life cycle as Kueue's controllers and the job
+// integrations do it: arrival, quota reservation, admission, pods ready,
+// completion, eviction with quota release after the pod-termination delay,
+// requeue, and the batched return of parked workloads to their queues
+// (pkg/controller/core/workload_controller.go,
+// pkg/cache/queue/inadmissible_workloads.go).
+#ifndef KUEUESIM_CLUSTER_CLUSTER_RUNTIME_H_
+#define KUEUESIM_CLUSTER_CLUSTER_RUNTIME_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "kueuesim/cluster/cluster_state.h"
+#include "kueuesim/cluster/events.h"
+#include "kueuesim/engine/event_queue.h"
+#include "kueuesim/policy/preemption.h"
+#include "kueuesim/policy/queue_ordering.h"
+#include "kueuesim/scenario/scenario.h"
+
+namespace kueuesim::admission {
+class Scheduler;
+}
+namespace kueuesim::queue {
+class QueueManager;
+}
+
+namespace kueuesim::cluster {
+
+struct RuntimeOptions {
+  SimDuration eviction_delay = 0;
+  SimDuration inadmissible_requeue_delay = kSecond;
+  SimDuration cycle_duration = 0;
+};
+
+// Counters the runtime keeps for the summary.
+struct RuntimeCounters {
+  int64_t cycles = 0;
+  int64_t reservations = 0;
+  int64_t preemptions = 0;
+  int64_t evictions = 0;
+  int64_t finished = 0;
+  int64_t workloads_without_queue = 0;  // missing LocalQueue or ClusterQueue
+};
+
+class ClusterRuntime : public engine::EventHandler {
+ public:
+  // REQUIRES: `engine`, `sink`, `ordering` and `preemption` outlive the runtime.
+  static absl::StatusOr<std::unique_ptr<ClusterRuntime>> Create(
+      const scenario::ClusterSpec& spec, const scenario::SimulationSettings& settings,
+      engine::Engine* engine, EventSink* sink, const policy::QueueOrderingPolicy* ordering,
+      policy::PreemptionPolicy* preemption);
+  ~ClusterRuntime() override;
+
+  const ClusterState& state() const { return *state_; }
+  ClusterState& mutable_state() { return *state_; }
+  const RuntimeCounters& counters() const { return counters_; }
+  int64_t cycle() const;
+
+  // Schedules the arrival of every workload of the spec; admits the ones
+  // already admitted in their status. Call once, at time 0.
+  absl::Status Start();
+
+  // Whether a scheduling cycle could make progress now.
+  bool NeedsCycle() const { return needs_cycle_; }
+  // Runs one scheduling cycle at the engine's current time and applies
+  // its decisions. Returns whether it progressed (see CycleResult).
+  bool RunCycle();
+
+  // Pending workloads per ClusterQueue (active, parked and in flight).
+  int64_t PendingCount(CqId cq) const;
+
+  // engine::EventHandler
+  void HandleEvent(int32_t kind, int64_t a, int64_t b) override;
+
+ private:
+  enum EventKind : int32_t {
+    kArrival = 1,
+    kPodsReady,
+    kFinish,
+    kEvictionRelease,
+    kRequeueInadmissible,
+  };
+
+  ClusterRuntime() = default;
+  void Emit(EventType type, WorkloadId id, CqId cq, WorkloadId preemptor = kNone,
+            std::string_view reason = {});
+  void OnArrival(WorkloadId id);
+  void OnReserved(WorkloadId id);
+  void OnPodsReady(WorkloadId id, uint32_t generation);
+  void OnFinish(WorkloadId id, uint32_t generation);
+  void Evict(WorkloadId id, EvictionReason reason);
+  void OnEvictionRelease(WorkloadId id, uint32_t generation);
+  void ReleaseQuota(WorkloadId id);
+  void NotifyRequeue(CqId cq);
+  void OnRequeueInadmissible(quota::NodeId scope);
+  UnixMicros WallNow() const;
+
+  std::unique_ptr<ClusterState> state_;
+  std::unique_ptr<queue::QueueManager> queues_;
+  std::unique_ptr<admission::Scheduler> scheduler_;
+  engine::Engine* engine_ = nullptr;
+  EventSink* sink_ = nullptr;
+  const policy::QueueOrderingPolicy* ordering_ = nullptr;
+  policy::PreemptionPolicy* preemption_ = nullptr;
+  RuntimeOptions options_;
+  RuntimeCounters counters_;
+  bool needs_cycle_ = false;
+  std::vector<bool> requeue_pending_;  // by quota node (root cohort or ClusterQueue)
+};
+
+}  // namespace kueuesim::cluster
+
+#endif  // KUEUESIM_CLUSTER_CLUSTER_RUNTIME_H_

@@ -1,0 +1,325 @@
+// The compiled state of one simulated Kueue: the objects of a ClusterSpec
+// interned into ids and flat arrays (the "cache" of Kueue's
+// pkg/cache/scheduler), plus the live workloads.
+//
+// Names are interned once when the state is built; the admission loop
+// works only with the ids below.
+#ifndef KUEUESIM_CLUSTER_CLUSTER_STATE_H_
+#define KUEUESIM_CLUSTER_CLUSTER_STATE_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "kueuesim/base/quantity.h"
+#include "kueuesim/base/time.h"
+#include "kueuesim/model/feature_gates.h"
+#include "kueuesim/model/objects.h"
+#include "kueuesim/quota/quota_tree.h"
+#include "kueuesim/scenario/scenario.h"
+
+namespace kueuesim::cluster {
+
+using quota::FrAmount;
+using quota::FrId;
+using quota::NodeId;
+using quota::ResourceId;
+using FlavorId = int32_t;
+using CqId = int32_t;
+using LqId = int32_t;
+using NamespaceId = int32_t;
+using WorkloadId = int32_t;
+inline constexpr int32_t kNone = -1;
+
+// A resource and an amount, by id.
+struct ResourceAmount {
+  ResourceId resource = kNone;
+  Amount amount = 0;
+};
+
+struct FlavorInfo {
+  std::string name;
+  bool exists = false;  // false: only referenced, no ResourceFlavor object
+  const model::ResourceFlavor* spec = nullptr;
+};
+
+struct ResourceGroupInfo {
+  std::vector<ResourceId> covered;  // coveredResources, in order
+  std::vector<FlavorId> flavors;    // in preference order
+  // frs[flavor_index * covered.size() + resource_index]
+  std::vector<FrId> frs;
+  FrId Fr(size_t flavor_index, size_t resource_index) const {
+    return frs[flavor_index * covered.size() + resource_index];
+  }
+};
+
+struct ClusterQueueInfo {
+  std::string name;
+  NodeId node = quota::kNoNode;
+  const model::ClusterQueue* spec = nullptr;
+  std::vector<ResourceGroupInfo> groups;
+  // Resource group covering each resource id, or kNone.
+  std::vector<int32_t> group_of_resource;
+  bool covers_pods = false;
+  bool active = true;
+  std::string inactive_reason;
+  // Bumped on every workload removal and quota change (Kueue's
+  // AllocatableResourceGeneration; drives the flavor-scan cursor).
+  int64_t allocatable_generation = 1;
+  // Workloads holding quota here (reserved or admitted), unordered.
+  std::vector<WorkloadId> holding;
+
+  int32_t GroupOf(ResourceId resource) const {
+    return resource >= 0 && static_cast<size_t>(resource) < group_of_resource.size()
+               ? group_of_resource[static_cast<size_t>(resource)]
+               : kNone;
+  }
+};
+
+struct LocalQueueInfo {
+  std::string namespace_;
+  std::string name;
+  NamespaceId ns = kNone;
+  CqId cq = kNone;  // kNone: points to a missing ClusterQueue
+  const model::LocalQueue* spec = nullptr;
+};
+
+struct NamespaceInfo {
+  std::string name;
+  model::Labels labels;
+  bool exists = false;
+};
+
+// A pod set as the scheduler sees it.
+struct PodSetInfo {
+  const model::PodSet* spec = nullptr;
+  int32_t count = 0;      // after reclaimable pods
+  int32_t min_count = 0;  // == count when not partially admissible
+  // Per-pod requests after excluded prefixes and transformations, sorted by
+  // resource name, zero entries kept (Kueue ignores them where it matters).
+  std::vector<ResourceAmount> per_pod;
+};
+
+// The admission a workload holds (status.admission).
+struct PodSetAdmission {
+  int32_t count = 0;
+  // One entry per resource with an assigned flavor.
+  struct Entry {
+    ResourceId resource = kNone;
+    FlavorId flavor = kNone;
+    Amount usage = 0;  // total for the pod set
+  };
+  std::vector<Entry> entries;
+  std::optional<model::TopologyAssignment> topology_assignment;
+};
+
+struct AdmissionState {
+  CqId cq = kNone;
+  std::vector<PodSetAdmission> pod_sets;  // parallel to WorkloadRecord::pod_sets
+  std::vector<FrAmount> usage;            // aggregated quota usage
+};
+
+// The flavor-scan cursor (workload.AssignmentClusterQueueState).
+struct LastAssignmentState {
+  // Per assigned pod set (in assignment order): resource -> last tried
+  // flavor index (-1: the scan reached the end).
+  std::vector<std::vector<std::pair<ResourceId, int32_t>>> last_tried_flavor_idx;
+  int64_t cluster_queue_generation = 0;
+  int64_t scheduling_cycle = 0;
+  uint64_t scheduling_hash = 0;
+
+  bool PendingFlavors() const;
+  int32_t NextFlavorToTry(size_t pod_set, ResourceId resource) const;
+};
+
+enum class QueueState : uint8_t { kNotQueued, kActive, kInadmissible, kInflight };
+
+enum class WorkloadPhase : uint8_t {
+  kNotArrived,
+  kPending,        // waiting in a queue (or without one)
+  kQuotaReserved,  // quota reserved, admission checks pending
+  kAdmitted,       // quota reserved and every check ready
+  kFinished,
+  kDeactivated,
+};
+
+enum class EvictionReason : uint8_t {
+  kNotEvicted,
+  kPreempted,
+  kPodsReadyTimeout,
+  kAdmissionCheck,
+  kClusterQueueStopped,
+  kLocalQueueStopped,
+  kDeactivated,
+  kNodeFailures,
+};
+
+std::string_view EvictionReasonName(EvictionReason reason);
+
+struct WorkloadRecord {
+  // Identity.
+  std::string key;  // "namespace/name"
+  std::shared_ptr<const model::Workload> spec;
+  NamespaceId ns = kNone;
+  LqId lq = kNone;
+  int32_t priority = 0;
+  UnixMicros creation = 0;
+  int64_t input_sequence = 0;
+  std::vector<PodSetInfo> pod_sets;
+  bool partially_admissible = false;
+  uint64_t scheduling_hash = 0;
+  bool has_closed_preemption_gate = false;
+
+  // Timing (simulated).
+  SimTime arrival = 0;
+  std::optional<SimDuration> duration;
+  SimDuration startup_delay = 0;
+
+  // Life cycle.
+  WorkloadPhase phase = WorkloadPhase::kNotArrived;
+  QueueState queue_state = QueueState::kNotQueued;
+  CqId queued_cq = kNone;   // the ClusterQueue whose queue holds it
+  int32_t queue_index = kNone;  // position in the heap or the parked list
+  std::optional<LastAssignmentState> last_assignment;
+  std::optional<AdmissionState> admission;
+  UnixMicros quota_reserved_at = 0;
+  SimTime admitted_at = 0;
+  SimTime running_since = 0;  // when its pods started (for work lost)
+  bool evicted = false;       // eviction issued, quota not yet released
+  EvictionReason eviction_reason = EvictionReason::kNotEvicted;
+  UnixMicros evicted_at = 0;
+  bool pods_ready = false;
+  // Queue-order timestamp (workload.Ordering.GetQueueOrderTimestamp).
+  UnixMicros queue_order_timestamp = 0;
+  // Requeue state (status.requeueState) and the Requeued condition.
+  int32_t requeue_count = 0;
+  std::optional<UnixMicros> requeue_at;
+  bool requeued_condition_false = false;
+  int32_t holding_index = kNone;  // position in ClusterQueueInfo::holding
+  bool snapshot_removed = false;  // removed from the snapshot by a simulation
+  // Admitted in the running cycle: its usage counts, but the cycle's
+  // snapshot does not list it among the queue's workloads yet.
+  bool admitted_in_cycle = false;
+  uint32_t run_generation = 0;    // invalidates stale timed events
+
+  // Statistics.
+  int32_t times_evicted = 0;
+  int32_t times_preempted = 0;
+  SimTime first_reserved_at = -1;
+  SimTime finished_at = -1;
+
+  bool HoldsQuota() const { return admission.has_value(); }
+};
+
+// The compiled objects of one cluster.
+class ClusterState {
+ public:
+  // Builds the state from a validated ClusterSpec. `start_time` is the
+  // wall-clock time of simulated time 0.
+  static absl::StatusOr<std::unique_ptr<ClusterState>> Build(const scenario::ClusterSpec& spec,
+                                                             UnixMicros start_time,
+                                                             SimDuration default_startup_delay);
+
+  const std::string& name() const { return name_; }
+  const model::FeatureGates& gates() const { return gates_; }
+  const model::Configuration& configuration() const { return configuration_; }
+  bool fair_sharing_enabled() const { return configuration_.fair_sharing.has_value(); }
+  UnixMicros start_time() const { return start_time_; }
+  UnixMicros WallTime(SimTime t) const { return start_time_ + t; }
+
+  // Interned names.
+  const std::string& resource_name(ResourceId r) const { return resources_[static_cast<size_t>(r)]; }
+  int32_t resource_rank(ResourceId r) const { return resource_rank_[static_cast<size_t>(r)]; }
+  int num_resources() const { return static_cast<int>(resources_.size()); }
+  ResourceId FindResource(std::string_view name) const;
+  ResourceId pods_resource() const { return pods_resource_; }
+  const FlavorInfo& flavor(FlavorId f) const { return flavors_[static_cast<size_t>(f)]; }
+  int num_flavors() const { return static_cast<int>(flavors_.size()); }
+  FlavorId FindFlavor(std::string_view name) const;
+  FrId FindFr(FlavorId flavor, ResourceId resource) const;
+  FlavorId fr_flavor(FrId fr) const { return fr_flavor_[static_cast<size_t>(fr)]; }
+  ResourceId fr_resource(FrId fr) const { return fr_resource_[static_cast<size_t>(fr)]; }
+
+  quota::QuotaTree& tree() { return *tree_; }
+  const quota::QuotaTree& tree() const { return *tree_; }
+
+  int num_cluster_queues() const { return static_cast<int>(cqs_.size()); }
+  ClusterQueueInfo& cq(CqId id) { return cqs_[static_cast<size_t>(id)]; }
+  const ClusterQueueInfo& cq(CqId id) const { return cqs_[static_cast<size_t>(id)]; }
+  CqId FindClusterQueue(std::string_view name) const;
+  // The ClusterQueue of a quota node, or kNone for a cohort.
+  CqId CqOfNode(NodeId node) const { return node_cq_[static_cast<size_t>(node)]; }
+
+  const LocalQueueInfo& lq(LqId id) const { return lqs_[static_cast<size_t>(id)]; }
+  int num_local_queues() const { return static_cast<int>(lqs_.size()); }
+  LqId FindLocalQueue(std::string_view ns, std::string_view name) const;
+  const NamespaceInfo& namespace_info(NamespaceId id) const { return namespaces_[static_cast<size_t>(id)]; }
+  NamespaceId FindOrAddNamespace(std::string_view name);
+
+  // Workloads.
+  int num_workloads() const { return static_cast<int>(workloads_.size()); }
+  WorkloadRecord& workload(WorkloadId id) { return workloads_[static_cast<size_t>(id)]; }
+  const WorkloadRecord& workload(WorkloadId id) const { return workloads_[static_cast<size_t>(id)]; }
+  // Adds a workload (not yet arrived). Errors name the workload and field.
+  absl::StatusOr<WorkloadId> AddWorkload(std::shared_ptr<const model::Workload> spec);
+
+  // The ClusterQueue a workload's LocalQueue points to (kNone if missing).
+  CqId ClusterQueueOf(const WorkloadRecord& wl) const {
+    return wl.lq == kNone ? kNone : lqs_[static_cast<size_t>(wl.lq)].cq;
+  }
+
+  // Priority resolution for a workload (1.7 of the semantics notes).
+  int32_t ResolvePriority(const model::Workload& spec) const;
+
+ private:
+  ClusterState() = default;
+  ResourceId InternResource(std::string_view name);
+  FlavorId InternFlavor(std::string_view name);
+  FrId InternFr(FlavorId flavor, ResourceId resource);
+  void ComputeResourceRanks();
+  absl::StatusOr<std::vector<ResourceAmount>> EffectiveRequests(const model::PodSet& pod_set,
+                                                                const std::string& key);
+
+  std::string name_;
+  model::FeatureGates gates_;
+  model::Configuration configuration_;
+  UnixMicros start_time_ = 0;
+  SimDuration default_startup_delay_ = 0;
+
+  // Owned copies of the specs the infos point into.
+  scenario::ClusterSpec spec_;
+
+  std::vector<std::string> resources_;
+  std::vector<int32_t> resource_rank_;
+  std::unordered_map<std::string, ResourceId> resource_index_;
+  ResourceId pods_resource_ = kNone;
+  std::vector<FlavorInfo> flavors_;
+  std::unordered_map<std::string, FlavorId> flavor_index_;
+  std::vector<FlavorId> fr_flavor_;
+  std::vector<ResourceId> fr_resource_;
+  std::map<std::pair<FlavorId, ResourceId>, FrId> fr_index_;
+
+  std::unique_ptr<quota::QuotaTree> tree_;
+  std::vector<ClusterQueueInfo> cqs_;
+  std::unordered_map<std::string, CqId> cq_index_;
+  std::vector<CqId> node_cq_;
+  std::vector<LocalQueueInfo> lqs_;
+  std::unordered_map<std::string, LqId> lq_index_;  // "ns/name"
+  std::vector<NamespaceInfo> namespaces_;
+  std::unordered_map<std::string, NamespaceId> namespace_index_;
+  std::unordered_map<std::string, int32_t> workload_priority_classes_;
+  std::unordered_map<std::string, int32_t> priority_classes_;
+  std::optional<int32_t> global_default_priority_;
+  std::vector<WorkloadRecord> workloads_;
+  std::unordered_map<std::string, WorkloadId> workload_index_;
+};
+
+}  // namespace kueuesim::cluster
+
+#endif  // KUEUESIM_CLUSTER_CLUSTER_STATE_H_

@@ -1,0 +1,48 @@
+// What happens to workloads during a simulation, as typed events that
+// observers (the event log, metrics, reports) subscribe to.
+#ifndef KUEUESIM_CLUSTER_EVENTS_H_
+#define KUEUESIM_CLUSTER_EVENTS_H_
+
+#include <cstdint>
+#include <string_view>
+
+#include "kueuesim/cluster/cluster_state.h"
+
+namespace kueuesim::cluster {
+
+enum class EventType : uint8_t {
+  kArrived,        // the workload was created
+  kQuotaReserved,  // the scheduler reserved quota (status.admission set)
+  kAdmitted,       // quota reserved and every admission check ready
+  kPodsReady,      // the workload's pods are running and ready
+  kPreempted,      // chosen as a preemption victim
+  kEvicted,        // eviction issued (quota held until released)
+  kRequeued,       // back in its queue after an eviction
+  kQuotaReleased,  // its quota is about to be released (admission still set)
+  kFinished,       // completed; quota released
+  kDeactivated,    // made inactive (e.g. requeuing limit exceeded)
+};
+
+std::string_view EventTypeName(EventType type);
+
+struct SimEvent {
+  EventType type = EventType::kArrived;
+  SimTime time = 0;
+  int64_t cycle = 0;
+  const ClusterState* cluster = nullptr;
+  WorkloadId workload = kNone;
+  CqId cq = kNone;
+  // kPreempted: the workload that preempts and Kueue's reason.
+  WorkloadId preemptor = kNone;
+  std::string_view reason;
+};
+
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  virtual void OnEvent(const SimEvent& event) = 0;
+};
+
+}  // namespace kueuesim::cluster
+
+#endif  // KUEUESIM_CLUSTER_EVENTS_H_

@@ -1,0 +1,77 @@
+// SchedulingSnapshot: the view of one cluster's quota and admitted
+// workloads that a scheduling cycle and its policies work on.
+//
+// Kueue deep-copies its cache into a snapshot at the start of each cycle.
+// kueuesim never copies: nothing else changes the state during a cycle, so
+// the live state is the snapshot, and every temporary change a cycle makes
+// (usage reserved for a preemptor, workloads removed to simulate a
+// preemption) is undone through this class before the cycle ends.
+// Policies may call the Simulate*/Remove*/Add* methods freely but must
+// leave the snapshot as they found it.
+#ifndef KUEUESIM_CLUSTER_SNAPSHOT_H_
+#define KUEUESIM_CLUSTER_SNAPSHOT_H_
+
+#include <span>
+#include <vector>
+
+#include "kueuesim/cluster/cluster_state.h"
+
+namespace kueuesim::cluster {
+
+class SchedulingSnapshot {
+ public:
+  SchedulingSnapshot(ClusterState* state, SimTime now) : state_(state), now_(now) {}
+
+  const ClusterState& state() const { return *state_; }
+  ClusterState& mutable_state() { return *state_; }
+  const quota::QuotaTree& tree() const { return state_->tree(); }
+  SimTime now() const { return now_; }
+  UnixMicros wall_now() const { return state_->WallTime(now_); }
+
+  // Workloads holding quota in `cq` and not removed from the snapshot
+  // (ClusterQueueSnapshot.Workloads), in no particular order.
+  template <typename Fn>
+  void ForEachWorkload(CqId cq, Fn&& fn) const {
+    for (WorkloadId id : state_->cq(cq).holding) {
+      const WorkloadRecord& wl = state_->workload(id);
+      if (!wl.snapshot_removed && !wl.admitted_in_cycle) fn(id);
+    }
+  }
+
+  // Usage a workload holds (Info.Usage()).
+  std::span<const FrAmount> UsageOf(WorkloadId id) const;
+
+  // Snapshot.RemoveWorkload / AddWorkload.
+  void RemoveWorkload(WorkloadId id);
+  void AddWorkload(WorkloadId id);
+  // Removes / re-adds only the usage (SimulateWorkloadUsageRemoval).
+  void RemoveWorkloadUsage(WorkloadId id);
+  void AddWorkloadUsage(WorkloadId id);
+  void AddUsage(CqId cq, std::span<const FrAmount> usage);
+  void RemoveUsage(CqId cq, std::span<const FrAmount> usage);
+
+  // ClusterQueueSnapshot.Fits for quota: Available(fr) >= amount for all.
+  bool FitsQuota(CqId cq, std::span<const FrAmount> usage) const;
+
+  // Effective priority and queue-order timestamp.
+  int32_t Priority(WorkloadId id) const { return state_->workload(id).priority; }
+  UnixMicros QueueOrderTimestamp(WorkloadId id) const {
+    return state_->workload(id).queue_order_timestamp;
+  }
+  // QuotaReserved transition time, or now when not reserved.
+  UnixMicros QuotaReservationTime(WorkloadId id) const;
+  bool IsEvicted(WorkloadId id) const { return state_->workload(id).evicted; }
+  // The ClusterQueue a workload holds quota in.
+  CqId HoldingCq(WorkloadId id) const;
+
+  // Whether `id` uses any of `frs` (classical.WorkloadUsesResources).
+  bool UsesResources(WorkloadId id, std::span<const FrId> frs) const;
+
+ private:
+  ClusterState* state_;
+  SimTime now_;
+};
+
+}  // namespace kueuesim::cluster
+
+#endif  // KUEUESIM_CLUSTER_SNAPSHOT_H_

@@ -1,0 +1,64 @@
+// Reading YAML and JSON streams into Documents, safely and fast.
+//
+// Accepts what `kubectl get -o yaml` and `-o json` print and what people
+// write by hand: multi-document YAML ("---"), JSON (a JSON text is read as
+// YAML flow syntax), anchors, aliases and merge keys ("<<"). Refuses, with a
+// clear error naming the file, line and column, and in bounded time and
+// memory:
+//   - syntax errors and truncated input;
+//   - nesting deeper than ReadOptions::max_depth;
+//   - alias expansion beyond ReadOptions::max_expanded_nodes (a "billion
+//     laughs" stream);
+//   - duplicate keys in one mapping;
+//   - non-scalar mapping keys;
+//   - bytes that are not UTF-8 text (e.g. random binary data).
+#ifndef KUEUESIM_DOC_READER_H_
+#define KUEUESIM_DOC_READER_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "kueuesim/doc/document.h"
+
+namespace kueuesim::doc {
+
+struct ReadOptions {
+  // Deepest nesting of sequences and mappings accepted. Default: 256.
+  int max_depth = 256;
+  // Largest number of nodes a document may expand to when every alias is
+  // counted as a copy of its anchor. Default: 20 million.
+  int64_t max_expanded_nodes = 20'000'000;
+};
+
+// Called once per document, in stream order. Returning a non-OK status stops
+// the read and is returned by the reader unchanged.
+using DocumentCallback = std::function<absl::Status(Document&&)>;
+
+// Streams the documents of the file at `path` to `callback`; only one
+// document is held in memory at a time. Errors: NotFound / PermissionDenied
+// when the file cannot be opened, InvalidArgument for malformed content, all
+// prefixed "<path>:<line>:<column>: ".
+absl::Status ReadFile(const std::string& path, const DocumentCallback& callback,
+                      const ReadOptions& options = {});
+
+// As ReadFile, over text in memory; `display_name` stands for the file name
+// in positions and messages.
+absl::Status ReadString(std::string_view text, const std::string& display_name,
+                        const DocumentCallback& callback, const ReadOptions& options = {});
+
+// Convenience: every document of a file or string, collected. Empty documents
+// (a stream of only comments, or "---" with nothing after it) are skipped.
+absl::StatusOr<std::vector<Document>> ReadAllFromFile(const std::string& path,
+                                                      const ReadOptions& options = {});
+absl::StatusOr<std::vector<Document>> ReadAllFromString(std::string_view text,
+                                                        const std::string& display_name,
+                                                        const ReadOptions& options = {});
+
+}  // namespace kueuesim::doc
+
+#endif  // KUEUESIM_DOC_READER_H_

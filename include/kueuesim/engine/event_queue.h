@@ -1,0 +1,83 @@
+// A discrete-event engine with integer time. Events are ordered by time,
+// then by the sequence number given when they were scheduled, so events at
+// the same instant run in the order they were scheduled (ns-3's EventKey).
+// It knows nothing about Kueue, holds no global state, and allocates
+// nothing per event beyond the heap's storage.
+#ifndef KUEUESIM_ENGINE_EVENT_QUEUE_H_
+#define KUEUESIM_ENGINE_EVENT_QUEUE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "kueuesim/base/time.h"
+
+namespace kueuesim::engine {
+
+// Receives events. `kind`, `a` and `b` are the handler's own payload.
+class EventHandler {
+ public:
+  virtual ~EventHandler() = default;
+  virtual void HandleEvent(int32_t kind, int64_t a, int64_t b) = 0;
+};
+
+struct Event {
+  SimTime time = 0;
+  uint64_t sequence = 0;
+  EventHandler* handler = nullptr;
+  int32_t kind = 0;
+  int64_t a = 0;
+  int64_t b = 0;
+};
+
+// A binary min-heap of events keyed by (time, sequence).
+class EventQueue {
+ public:
+  void Push(const Event& event);
+  // REQUIRES: !empty().
+  Event Pop();
+  const Event& Top() const { return heap_.front(); }
+  bool empty() const { return heap_.empty(); }
+  size_t size() const { return heap_.size(); }
+
+ private:
+  static bool Before(const Event& a, const Event& b) {
+    return a.time != b.time ? a.time < b.time : a.sequence < b.sequence;
+  }
+  std::vector<Event> heap_;
+};
+
+// The clock and the pending events of one simulation.
+class Engine {
+ public:
+  SimTime now() const { return now_; }
+  // Schedules an event at `time` (clamped to now: the past cannot be
+  // scheduled).
+  void Schedule(SimTime time, EventHandler* handler, int32_t kind, int64_t a = 0, int64_t b = 0);
+  void ScheduleAfter(SimDuration delay, EventHandler* handler, int32_t kind, int64_t a = 0,
+                     int64_t b = 0) {
+    Schedule(now_ + delay, handler, kind, a, b);
+  }
+  bool HasEvents() const { return !queue_.empty(); }
+  // Time of the next event. REQUIRES: HasEvents().
+  SimTime NextEventTime() const { return queue_.Top().time; }
+  // Runs every event due at or before `time`, in order, advancing the clock
+  // to each event's time, then sets the clock to `time`. Events scheduled
+  // while running that are due by `time` run too.
+  void RunUntil(SimTime time);
+  // Runs the events due exactly at now().
+  void RunDueNow() { RunUntil(now_); }
+  // Moves the clock forward without running anything. REQUIRES: no event is
+  // due before `time`.
+  void AdvanceTo(SimTime time);
+  uint64_t events_processed() const { return processed_; }
+
+ private:
+  EventQueue queue_;
+  SimTime now_ = 0;
+  uint64_t next_sequence_ = 0;
+  uint64_t processed_ = 0;
+};
+
+}  // namespace kueuesim::engine
+
+#endif  // KUEUESIM_ENGINE_EVENT_QUEUE_H_

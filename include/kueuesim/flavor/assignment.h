@@ -1,0 +1,72 @@
+// The result of flavor assignment for one workload: which flavor each
+// requested resource of each pod set gets, the mode (fits, needs
+// preemption, does not fit) and how far up the cohort tree it borrows.
+//
+// Mirrors kueue pkg/scheduler/flavorassigner (Assignment,
+// PodSetAssignment, FlavorAssignmentMode).
+#ifndef KUEUESIM_FLAVOR_ASSIGNMENT_H_
+#define KUEUESIM_FLAVOR_ASSIGNMENT_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kueuesim/cluster/cluster_state.h"
+
+namespace kueuesim::flavor {
+
+using cluster::FlavorId;
+using cluster::FrAmount;
+using cluster::FrId;
+using cluster::ResourceId;
+
+// Ordered from worst to best, as in Kueue.
+enum class AssignmentMode : int8_t { kNoFit = 0, kPreempt = 1, kDeferredFit = 2, kFit = 3 };
+
+const char* AssignmentModeName(AssignmentMode mode);
+
+struct ResourceFlavorAssignment {
+  ResourceId resource = cluster::kNone;
+  FlavorId flavor = cluster::kNone;
+  AssignmentMode mode = AssignmentMode::kNoFit;
+  int32_t tried_flavor_idx = 0;
+  int32_t borrow = 0;
+};
+
+struct PodSetAssignmentResult {
+  int32_t pod_set_index = 0;  // index in the workload's pod sets
+  int32_t count = 0;
+  // Total requests of the pod set (pods included when the ClusterQueue
+  // covers them), by resource.
+  std::vector<cluster::ResourceAmount> requests;
+  // Flavors of the requested resources that got one.
+  std::vector<ResourceFlavorAssignment> flavors;
+  // Why the pod set does not fit (empty when it fits).
+  std::vector<std::string> reasons;
+  bool error = false;
+  std::optional<model::TopologyAssignment> topology_assignment;
+
+  AssignmentMode RepresentativeMode() const;
+  const ResourceFlavorAssignment* FlavorFor(ResourceId resource) const;
+};
+
+struct Assignment {
+  std::vector<PodSetAssignmentResult> pod_sets;  // in assignment (group) order
+  int32_t borrowing = 0;
+  cluster::LastAssignmentState last_state;
+  std::vector<FrAmount> usage;  // quota the workload would take, by FR
+  std::optional<AssignmentMode> mode_override;
+  std::string no_fit_reason;
+
+  AssignmentMode RepresentativeMode() const;
+  void SetRepresentativeMode(AssignmentMode mode);
+  // FRs whose flavor assignment is in Preempt mode (frsNeedPreemption).
+  std::vector<FrId> FrsNeedingPreemption(const cluster::ClusterState& state) const;
+  // "couldn't assign flavors to pod set main: ..." (Assignment.Message).
+  std::string Message(const cluster::ClusterState& state, const cluster::WorkloadRecord& wl) const;
+};
+
+}  // namespace kueuesim::flavor
+
+#endif  // KUEUESIM_FLAVOR_ASSIGNMENT_H_

@@ -1,0 +1,102 @@
+// Flavor assignment: for each pod set of a workload, the flavor each of its
+// resources gets in the ClusterQueue, honoring flavor order, taints and
+// tolerations, node selectors and affinity against flavor labels, quota
+// along the cohort tree, and flavor fungibility.
+//
+// Mirrors kueue pkg/scheduler/flavorassigner/flavorassigner.go
+// (FlavorAssigner.Assign, findFlavorForPodSets, fitsResourceQuota,
+// isPreferred, shouldTryNextFlavor) and podset_reducer.go (partial
+// admission).
+#ifndef KUEUESIM_FLAVOR_FLAVOR_ASSIGNER_H_
+#define KUEUESIM_FLAVOR_FLAVOR_ASSIGNER_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "kueuesim/cluster/cluster_state.h"
+#include "kueuesim/flavor/assignment.h"
+
+namespace kueuesim::flavor {
+
+enum class PreemptionPossibility { kNoCandidates, kPreempt, kReclaim };
+
+// Asks whether preemption could free `quantity` of one FR for a workload
+// (kueue preemption.PreemptionOracle). Returns the possibility and the
+// borrowing level after the preemptions.
+class PreemptionOracle {
+ public:
+  virtual ~PreemptionOracle() = default;
+  virtual std::pair<PreemptionPossibility, int> SimulatePreemption(cluster::CqId cq,
+                                                                   cluster::WorkloadId workload,
+                                                                   FrId fr, Amount quantity) = 0;
+};
+
+// Topology placement hook, called on Fit/Preempt assignments of pod sets
+// that use topology-aware scheduling. Implemented by the topology module.
+class TopologyPlacer {
+ public:
+  virtual ~TopologyPlacer() = default;
+  // Computes topology assignments for the TAS pod sets of `assignment`
+  // (simulating an empty cluster when asked). Returns the index (in
+  // assignment.pod_sets) of the first pod set that could not be placed, or
+  // nullopt when all were placed (their topology_assignment set).
+  virtual std::optional<size_t> Place(cluster::CqId cq, cluster::WorkloadId workload,
+                                      Assignment* assignment, bool simulate_empty) = 0;
+};
+
+struct FlavorAssignerOptions {
+  bool fair_sharing = false;
+  int64_t scheduling_cycle = 0;
+  // resource -> flavor per pod set, to restrict a recomputation to the
+  // flavors nominated earlier in the cycle (NominationMapping).
+  const std::vector<std::vector<std::pair<ResourceId, FlavorId>>>* nomination_mapping = nullptr;
+};
+
+class FlavorAssigner {
+ public:
+  FlavorAssigner(const cluster::ClusterState& state, cluster::CqId cq,
+                 const cluster::WorkloadRecord& workload, cluster::WorkloadId workload_id,
+                 PreemptionOracle* oracle, TopologyPlacer* placer, FlavorAssignerOptions options);
+
+  // Assigns flavors for the pod sets at their full counts, or at `counts`
+  // when given (partial admission).
+  Assignment Assign(const std::vector<int32_t>* counts = nullptr);
+
+ private:
+  struct FlavorSearchResult;
+  FlavorSearchResult FindFlavorForPodSets(const std::vector<size_t>& pod_sets,
+                                          const std::vector<cluster::ResourceAmount>& requests,
+                                          ResourceId resource, const std::vector<FrAmount>& usage);
+  std::vector<std::string> CheckFlavorForPodSets(FlavorId flavor,
+                                                 const std::vector<size_t>& pod_sets,
+                                                 const cluster::ResourceGroupInfo& group) const;
+
+  const cluster::ClusterState& state_;
+  cluster::CqId cq_;
+  const cluster::ClusterQueueInfo& cq_info_;
+  const cluster::WorkloadRecord& workload_;
+  cluster::WorkloadId workload_id_;
+  PreemptionOracle* oracle_;
+  TopologyPlacer* placer_;
+  FlavorAssignerOptions options_;
+};
+
+// Partial admission search (PodSetReducer.Search): the largest pod counts,
+// between each pod set's count and minCount, for which `fits` accepts;
+// nullopt when none does. `fits` is called in binary-search order.
+std::optional<std::vector<int32_t>> SearchPartialAdmissionCounts(
+    const std::vector<int32_t>& full_counts, const std::vector<int32_t>& min_counts,
+    const std::function<bool(const std::vector<int32_t>&)>& fits);
+
+// Whether a pod set uses topology-aware scheduling in this ClusterQueue,
+// explicitly or because every flavor of the queue is a TAS flavor.
+bool IsTasRequested(const cluster::ClusterState& state, const cluster::ClusterQueueInfo& cq,
+                    const model::PodSet& pod_set);
+bool IsTasOnly(const cluster::ClusterState& state, const cluster::ClusterQueueInfo& cq);
+
+}  // namespace kueuesim::flavor
+
+#endif  // KUEUESIM_FLAVOR_FLAVOR_ASSIGNER_H_

@@ -1,0 +1,112 @@
+// The run summary: per ClusterQueue admitted, finished and pending counts,
+// wait-time percentiles, utilization per flavor and resource and the share
+// of it that was borrowed; collected from the event stream.
+#ifndef KUEUESIM_METRICS_SUMMARY_H_
+#define KUEUESIM_METRICS_SUMMARY_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kueuesim/cluster/cluster_runtime.h"
+#include "kueuesim/cluster/events.h"
+
+namespace kueuesim::metrics {
+
+struct WaitStats {
+  int64_t count = 0;
+  SimDuration p50 = 0;
+  SimDuration p90 = 0;
+  SimDuration p99 = 0;
+  SimDuration max = 0;
+  SimDuration mean = 0;
+};
+
+struct ResourceUsageSummary {
+  std::string flavor;
+  std::string resource;
+  Amount nominal_quota = 0;
+  Amount peak_usage = 0;
+  // Time-averaged usage over the run divided by the nominal quota; nullopt
+  // when the nominal quota is 0.
+  std::optional<double> utilization;
+  // Share of the usage (integrated over time) that was above the nominal
+  // quota, i.e. borrowed; 0 when nothing was used.
+  double borrowed_share = 0;
+  // Usage integrated over time, in amount-seconds (e.g. CPU-seconds).
+  double used_amount_seconds = 0;
+};
+
+struct ClusterQueueSummary {
+  std::string name;
+  std::string cohort;
+  int64_t admitted = 0;   // quota reservations
+  int64_t finished = 0;
+  int64_t pending = 0;    // at the end of the run
+  int64_t running = 0;    // holding quota at the end of the run
+  int64_t preempted = 0;  // times a workload of this queue was preempted
+  int64_t evicted = 0;
+  WaitStats wait;  // arrival to first quota reservation, admitted workloads
+  std::vector<ResourceUsageSummary> resources;
+};
+
+struct ClusterSummary {
+  std::string name;
+  int64_t workloads = 0;
+  int64_t cycles = 0;
+  int64_t workloads_without_queue = 0;
+  std::vector<ClusterQueueSummary> cluster_queues;
+};
+
+struct Summary {
+  SimTime end_time = 0;
+  int64_t events = 0;
+  std::vector<ClusterSummary> clusters;
+  std::map<std::string, int64_t> unknown_kinds;
+  std::vector<std::string> warnings;
+};
+
+// Collects the summary from events. Register it with the simulation before
+// it runs; call Finish once at the end.
+class SummaryCollector : public cluster::EventSink {
+ public:
+  void OnEvent(const cluster::SimEvent& event) override;
+  // Closes the time integrals at `end_time` and builds the summary.
+  Summary Finish(SimTime end_time, const std::vector<const cluster::ClusterRuntime*>& runtimes);
+
+ private:
+  struct CqAccumulator {
+    std::vector<Amount> usage;       // by FR
+    std::vector<Amount> peak;        // by FR
+    std::vector<double> integral;    // amount-microseconds, by FR
+    std::vector<double> borrowed;    // amount-microseconds above nominal, by FR
+    SimTime last_update = 0;
+    std::vector<SimDuration> waits;
+    int64_t admitted = 0;
+    int64_t finished = 0;
+    int64_t preempted = 0;
+    int64_t evicted = 0;
+  };
+  struct ClusterAccumulator {
+    const cluster::ClusterState* state = nullptr;
+    std::vector<CqAccumulator> cqs;
+    std::vector<bool> reserved_once;  // by workload
+  };
+
+  ClusterAccumulator& For(const cluster::ClusterState* state);
+  void Advance(const cluster::ClusterState& state, CqAccumulator* acc, cluster::CqId cq, SimTime now);
+
+  std::vector<ClusterAccumulator> clusters_;
+  int64_t events_ = 0;
+};
+
+// The human-readable summary printed at the end of a run.
+std::string FormatSummary(const Summary& summary);
+// The summary as a JSON document (stable key order).
+std::string SummaryToJson(const Summary& summary);
+
+}  // namespace kueuesim::metrics
+
+#endif  // KUEUESIM_METRICS_SUMMARY_H_

@@ -1,0 +1,380 @@
+// Plain specifications of the Kubernetes and Kueue objects kueuesim reads.
+//
+// These structs are what a scenario file says, decoded and validated, with
+// names as strings; nothing here is interned or indexed. The cluster runtime
+// (cluster/) compiles them into flat arrays of ids for the hot path. Field
+// names follow the Kueue API (kueue.x-k8s.io/v1beta2; v1beta1 spellings are
+// translated by the decoder), so each field can be traced back to
+// apis/kueue/v1beta2/*_types.go.
+#ifndef KUEUESIM_MODEL_OBJECTS_H_
+#define KUEUESIM_MODEL_OBJECTS_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kueuesim/base/quantity.h"
+#include "kueuesim/base/time.h"
+
+namespace kueuesim::model {
+
+// Where an object came from, for messages: "cluster.yaml:12".
+struct SourceRef {
+  std::string file;
+  int32_t line = 0;
+  std::string ToString() const;
+};
+
+using Labels = std::map<std::string, std::string>;
+
+struct ObjectMeta {
+  std::string name;
+  std::string namespace_;  // empty for cluster-scoped objects
+  Labels labels;
+  Labels annotations;
+  std::string uid;
+  std::optional<UnixMicros> creation_timestamp;
+  SourceRef source;
+  // The cluster the object belongs to (MultiKueue scenarios); empty for the
+  // default (single) cluster.
+  std::string cluster;
+};
+
+// --- Selectors, taints and tolerations (k8s.io/api/core/v1, meta/v1) ---
+
+enum class SelectorOperator { kIn, kNotIn, kExists, kDoesNotExist, kGt, kLt };
+
+struct SelectorRequirement {
+  std::string key;
+  SelectorOperator op = SelectorOperator::kIn;
+  std::vector<std::string> values;
+};
+
+// metav1.LabelSelector. `present` distinguishes a nil selector (matches
+// nothing, for ClusterQueue.namespaceSelector) from {} (matches everything).
+struct LabelSelector {
+  bool present = false;
+  Labels match_labels;
+  std::vector<SelectorRequirement> match_expressions;
+};
+
+enum class TaintEffect { kNoSchedule, kPreferNoSchedule, kNoExecute };
+
+struct Taint {
+  std::string key;
+  std::string value;
+  TaintEffect effect = TaintEffect::kNoSchedule;
+};
+
+enum class TolerationOperator { kEqual, kExists };
+
+struct Toleration {
+  std::string key;  // empty with kExists tolerates every taint
+  TolerationOperator op = TolerationOperator::kEqual;
+  std::string value;
+  std::optional<TaintEffect> effect;  // nullopt tolerates every effect
+};
+
+// One term of required node affinity: its requirements are ANDed; terms are
+// ORed. matchFields is kept for completeness (only metadata.name exists).
+struct NodeSelectorTerm {
+  std::vector<SelectorRequirement> match_expressions;
+  std::vector<SelectorRequirement> match_fields;
+};
+
+// --- Kueue objects ---
+
+// ResourceFlavor (spec).
+struct ResourceFlavor {
+  ObjectMeta meta;
+  Labels node_labels;
+  std::vector<Taint> node_taints;
+  std::vector<Toleration> tolerations;
+  std::string topology_name;  // non-empty: a TAS flavor
+};
+
+// One resource's quota within a flavor of a resource group. Amounts are
+// canonical (milli-cpu, bytes, counts); a quota too large for int64 is
+// kUnlimited, as in Kueue.
+struct ResourceQuota {
+  std::string name;  // resource name
+  Amount nominal_quota = 0;
+  std::optional<Amount> borrowing_limit;
+  std::optional<Amount> lending_limit;
+};
+
+struct FlavorQuotas {
+  std::string name;  // flavor name
+  std::vector<ResourceQuota> resources;
+};
+
+struct ResourceGroup {
+  std::vector<std::string> covered_resources;
+  std::vector<FlavorQuotas> flavors;
+};
+
+enum class QueueingStrategy { kBestEffortFIFO, kStrictFIFO };
+
+enum class PreemptionPolicy { kNever, kLowerPriority, kLowerOrNewerEqualPriority, kAny };
+
+enum class BorrowWithinCohortPolicy { kNever, kLowerPriority };
+
+struct BorrowWithinCohort {
+  BorrowWithinCohortPolicy policy = BorrowWithinCohortPolicy::kNever;
+  std::optional<int32_t> max_priority_threshold;
+};
+
+struct ClusterQueuePreemption {
+  PreemptionPolicy within_cluster_queue = PreemptionPolicy::kNever;
+  PreemptionPolicy reclaim_within_cohort = PreemptionPolicy::kNever;
+  std::optional<BorrowWithinCohort> borrow_within_cohort;
+};
+
+enum class FungibilityPolicy { kMayStopSearch, kTryNextFlavor };
+enum class FungibilityPreference { kNone, kBorrowingOverPreemption, kPreemptionOverBorrowing };
+
+struct FlavorFungibility {
+  FungibilityPolicy when_can_borrow = FungibilityPolicy::kMayStopSearch;
+  FungibilityPolicy when_can_preempt = FungibilityPolicy::kTryNextFlavor;
+  FungibilityPreference preference = FungibilityPreference::kNone;
+};
+
+enum class StopPolicy { kNone, kHold, kHoldAndDrain };
+
+enum class AdmissionMode { kNone, kUsageBasedAdmissionFairSharing, kNoAdmissionFairSharing };
+
+struct AdmissionCheckRef {
+  std::string name;
+  std::vector<std::string> on_flavors;  // empty: every flavor
+};
+
+// ClusterQueue (spec).
+struct ClusterQueue {
+  ObjectMeta meta;
+  std::vector<ResourceGroup> resource_groups;
+  std::string cohort;
+  QueueingStrategy queueing_strategy = QueueingStrategy::kBestEffortFIFO;
+  LabelSelector namespace_selector;  // nil (not present) matches no namespace
+  FlavorFungibility flavor_fungibility;
+  ClusterQueuePreemption preemption;
+  double fair_weight = 1.0;  // fairSharing.weight as Kueue reads it (float)
+  std::vector<AdmissionCheckRef> admission_checks;
+  StopPolicy stop_policy = StopPolicy::kNone;
+  AdmissionMode admission_mode = AdmissionMode::kNone;
+};
+
+// Cohort (spec).
+struct Cohort {
+  ObjectMeta meta;
+  std::string parent;
+  std::vector<ResourceGroup> resource_groups;
+  double fair_weight = 1.0;
+};
+
+// LocalQueue (spec, plus the admission-fair-sharing status it starts with).
+struct LocalQueue {
+  ObjectMeta meta;
+  std::string cluster_queue;
+  StopPolicy stop_policy = StopPolicy::kNone;
+  double fair_weight = 1.0;
+  // status.fairSharing.admissionFairSharingStatus
+  std::map<std::string, Amount> afs_consumed;  // canonical amounts
+  std::optional<UnixMicros> afs_last_update;
+};
+
+struct WorkloadPriorityClass {
+  ObjectMeta meta;
+  int32_t value = 0;
+};
+
+// scheduling.k8s.io/v1 PriorityClass.
+struct PriorityClass {
+  ObjectMeta meta;
+  int32_t value = 0;
+  bool global_default = false;
+};
+
+struct Namespace {
+  ObjectMeta meta;
+};
+
+// AdmissionCheck (spec and the status conditions the simulation starts with).
+struct AdmissionCheck {
+  ObjectMeta meta;
+  std::string controller_name;
+  bool active = true;
+};
+
+// Topology (levels from the top down).
+struct Topology {
+  ObjectMeta meta;
+  std::vector<std::string> levels;
+};
+
+// v1 Node: what topology-aware scheduling reads.
+struct Node {
+  ObjectMeta meta;
+  std::map<std::string, Amount> allocatable;  // canonical amounts
+  std::vector<Taint> taints;
+  bool unschedulable = false;
+  bool ready = true;
+};
+
+// --- Workloads ---
+
+// Pod-set topology request (kueue.x-k8s.io PodSetTopologyRequest).
+struct SliceLayer {
+  std::string topology;  // level label
+  int32_t size = 1;
+};
+
+struct TopologyRequest {
+  std::optional<std::string> required;
+  std::optional<std::string> preferred;
+  // Set (true or false) counts as an explicit request, as in Kueue.
+  std::optional<bool> unconstrained;
+  std::optional<std::string> pod_index_label;
+  std::optional<std::string> sub_group_index_label;
+  std::optional<int32_t> sub_group_count;
+  std::optional<std::string> pod_set_group_name;
+  std::vector<SliceLayer> slice_layers;  // coarse to fine
+
+  // workload.IsExplicitlyRequestingTAS.
+  bool IsExplicit() const {
+    return unconstrained.has_value() || required.has_value() || preferred.has_value() ||
+           !slice_layers.empty();
+  }
+};
+
+// A resource and its canonical amount.
+struct ResourceAmount {
+  std::string name;
+  Amount amount = 0;
+};
+
+struct PodSet {
+  std::string name = "main";
+  int32_t count = 1;
+  std::optional<int32_t> min_count;
+  // The pod's effective request as Kubernetes computes it (containers, init
+  // containers, sidecars and overhead), per pod, canonical amounts, sorted by
+  // resource name.
+  std::vector<ResourceAmount> requests;
+  Labels node_selector;
+  std::vector<NodeSelectorTerm> required_affinity;  // empty: none
+  std::vector<Toleration> tolerations;
+  std::string priority_class_name;  // the pod template's priorityClassName
+  std::optional<TopologyRequest> topology_request;
+};
+
+// One pod set's part of an existing admission (status.admission).
+struct TopologyDomainAssignment {
+  std::vector<std::string> values;  // one value per assignment level
+  int32_t count = 0;
+};
+
+struct TopologyAssignment {
+  std::vector<std::string> levels;
+  std::vector<TopologyDomainAssignment> domains;
+};
+
+struct PodSetAssignment {
+  std::string name;
+  std::map<std::string, std::string> flavors;  // resource -> flavor
+  std::map<std::string, Amount> resource_usage;  // totals for the pod set
+  std::optional<int32_t> count;
+  std::optional<TopologyAssignment> topology_assignment;
+};
+
+struct Admission {
+  std::string cluster_queue;
+  std::vector<PodSetAssignment> pod_set_assignments;
+};
+
+// Where a workload came from.
+enum class WorkloadSourceKind { kWorkload, kJob };
+
+// Workload (spec and the status the simulation starts from), plus the
+// kueuesim timing annotations.
+struct Workload {
+  ObjectMeta meta;
+  WorkloadSourceKind source_kind = WorkloadSourceKind::kWorkload;
+  std::string queue_name;
+  std::vector<PodSet> pod_sets;
+  std::optional<int32_t> priority;        // spec.priority
+  std::string priority_class_name;        // spec.priorityClassRef.name
+  std::string priority_class_source;      // "kueue.x-k8s.io/workloadpriorityclass" or
+                                          // "scheduling.k8s.io/priorityclass"
+  bool active = true;
+  std::vector<std::string> preemption_gates;  // gate names (closed)
+  std::optional<int32_t> maximum_execution_time_seconds;
+
+  // status
+  std::optional<Admission> admission;
+  std::optional<UnixMicros> quota_reserved_time;  // QuotaReserved lastTransitionTime
+  std::optional<UnixMicros> admitted_time;        // Admitted lastTransitionTime
+  std::vector<std::pair<std::string, std::string>> admission_check_states;  // name, state
+
+  // kueuesim timing (annotations kueuesim.io/arrival, kueuesim.io/duration,
+  // kueuesim.io/startup-delay).
+  SimDuration arrival = 0;
+  std::optional<SimDuration> duration;  // nullopt: runs until the end
+  std::optional<SimDuration> startup_delay;
+  // Position of the object in the input, for ties ("first in the file first").
+  int64_t input_sequence = 0;
+};
+
+// --- Configuration (config.kueue.x-k8s.io) ---
+
+enum class FairSharingStrategy { kLessThanOrEqualToFinalShare, kLessThanInitialShare };
+
+struct FairSharingConfig {
+  std::vector<FairSharingStrategy> preemption_strategies;
+};
+
+struct AdmissionFairSharingConfig {
+  SimDuration usage_half_life_time = 0;
+  SimDuration usage_sampling_interval = 5 * kMinute;
+  std::map<std::string, double> resource_weights;
+};
+
+enum class RequeuingTimestamp { kEviction, kCreation };
+
+struct WaitForPodsReadyConfig {
+  bool enable = false;
+  SimDuration timeout = 30 * kMinute;
+  bool block_admission = false;
+  std::optional<SimDuration> recovery_timeout;
+  RequeuingTimestamp requeuing_timestamp = RequeuingTimestamp::kEviction;
+  std::optional<int32_t> backoff_limit_count;
+  int32_t backoff_base_seconds = 60;
+  int32_t backoff_max_seconds = 3600;
+};
+
+enum class TransformationStrategy { kRetain, kReplace };
+
+struct ResourceTransformation {
+  std::string input;
+  TransformationStrategy strategy = TransformationStrategy::kRetain;
+  // Output resource -> quantity per unit of input, kept exact.
+  std::vector<std::pair<std::string, Quantity>> outputs;
+};
+
+struct Configuration {
+  SourceRef source;
+  std::string api_version;
+  std::optional<FairSharingConfig> fair_sharing;
+  std::optional<AdmissionFairSharingConfig> admission_fair_sharing;
+  WaitForPodsReadyConfig wait_for_pods_ready;
+  std::vector<std::string> exclude_resource_prefixes;
+  std::vector<ResourceTransformation> transformations;
+  bool quota_check_ignore_undeclared = false;
+  std::map<std::string, bool> feature_gates;  // as written; defaults in FeatureGates
+};
+
+}  // namespace kueuesim::model
+
+#endif  // KUEUESIM_MODEL_OBJECTS_H_

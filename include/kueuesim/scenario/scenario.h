@@ -1,0 +1,109 @@
+// A scenario: the Kueue objects of one or more clusters, the workloads that
+// arrive over time, and the simulation settings, as read from YAML or JSON
+// manifests (see docs/scenario-format.md).
+//
+// Objects are grouped by cluster. A plain `kubectl get -o yaml` dump belongs
+// to the default cluster (named ""); a `kueuesim.io/v1alpha1 Cluster`
+// document starts a named cluster for the documents that follow it in the
+// same file, and the annotation `kueuesim.io/cluster` places one object.
+#ifndef KUEUESIM_SCENARIO_SCENARIO_H_
+#define KUEUESIM_SCENARIO_SCENARIO_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "kueuesim/base/time.h"
+#include "kueuesim/model/feature_gates.h"
+#include "kueuesim/model/objects.h"
+
+namespace kueuesim::scenario {
+
+// A policy chosen by name, with its parameters as strings (each policy
+// parses its own; see docs/policies.md).
+struct PolicyChoice {
+  std::string name;
+  std::map<std::string, std::string> parameters;
+  model::SourceRef source;
+};
+
+// kueuesim.io/v1alpha1 Simulation: settings that are not Kueue's.
+struct SimulationSettings {
+  // Wall-clock time of simulated time 0; workloads without a
+  // creationTimestamp are created at start_time + arrival. Default: the
+  // latest creationTimestamp in the input, or 2025-01-01T00:00:00Z.
+  std::optional<UnixMicros> start_time;
+  // Delay between an eviction and the release of its quota (pod
+  // termination). Default 0, as Kueue's own performance runner.
+  SimDuration eviction_delay = 0;
+  // Delay between admission and pods ready, for workloads without the
+  // kueuesim.io/startup-delay annotation. Default 0.
+  SimDuration default_startup_delay = 0;
+  // Simulated time one scheduling cycle takes. Default 0: cycles repeat at
+  // the same instant until nothing changes.
+  SimDuration cycle_duration = 0;
+  // Delay before parked (inadmissible) workloads return to their queue
+  // after a requeue notification (Kueue batches them). Default 1 s.
+  SimDuration inadmissible_requeue_delay = kSecond;
+  // Stop the simulation at this time (nullopt: when nothing is left to do).
+  std::optional<SimTime> until;
+  uint64_t seed = 1;
+  // Policies by name; empty name means Kueue's own behaviour.
+  PolicyChoice queue_ordering;
+  PolicyChoice preemption;
+  model::SourceRef source;
+};
+
+// Everything one cluster (one Kueue instance) is made of.
+struct ClusterSpec {
+  std::string name;  // "" for the default cluster
+  model::Configuration configuration;
+  model::FeatureGates feature_gates;
+  std::vector<model::ResourceFlavor> resource_flavors;
+  std::vector<model::ClusterQueue> cluster_queues;
+  std::vector<model::Cohort> cohorts;
+  std::vector<model::LocalQueue> local_queues;
+  std::vector<model::WorkloadPriorityClass> workload_priority_classes;
+  std::vector<model::PriorityClass> priority_classes;
+  std::vector<model::Namespace> namespaces;
+  std::vector<model::AdmissionCheck> admission_checks;
+  std::vector<model::Topology> topologies;
+  std::vector<model::Node> nodes;
+  std::vector<model::Workload> workloads;
+};
+
+// What the loader noticed without failing: unknown kinds, ignored fields
+// with a scheduling effect, objects Kueue accepts but cannot run.
+struct LoadReport {
+  int64_t documents = 0;
+  int64_t objects = 0;
+  std::map<std::string, int64_t> unknown_kinds;  // "apiVersion/kind" -> count
+  std::vector<std::string> warnings;
+};
+
+struct Scenario {
+  std::vector<ClusterSpec> clusters;  // the default cluster first when present
+  SimulationSettings settings;
+  LoadReport report;
+
+  // The cluster named `name`, created if missing.
+  ClusterSpec& Cluster(const std::string& name);
+  const ClusterSpec* FindCluster(const std::string& name) const;
+};
+
+// Reads and validates scenario files (multi-document YAML or JSON, `kind:
+// List` included). Errors name the file, the line, the object and the field
+// path; an invalid scenario yields InvalidArgument, an unreadable file
+// NotFound.
+absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths);
+
+// As LoadScenarioFiles, over in-memory texts: (display name, text) pairs.
+absl::StatusOr<Scenario> LoadScenarioStrings(
+    const std::vector<std::pair<std::string, std::string>>& named_texts);
+
+}  // namespace kueuesim::scenario
+
+#endif  // KUEUESIM_SCENARIO_SCENARIO_H_

@@ -1,0 +1,82 @@
+// Simulation: the facade that turns a scenario into a run. It owns the event
+// engine, one ClusterRuntime per cluster and the chosen policies, and
+// advances time: at each instant it processes the due events, then runs the
+// scheduling cycles of every cluster until none can progress, then moves to
+// the next event. Two Simulation objects never share anything.
+#ifndef KUEUESIM_SIM_SIMULATION_H_
+#define KUEUESIM_SIM_SIMULATION_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "kueuesim/cluster/cluster_runtime.h"
+#include "kueuesim/cluster/events.h"
+#include "kueuesim/engine/event_queue.h"
+#include "kueuesim/policy/registry.h"
+#include "kueuesim/scenario/scenario.h"
+
+namespace kueuesim::sim {
+
+struct RunOptions {
+  // Stop at this simulated time (default: the scenario's `until`, else when
+  // nothing is left to do).
+  std::optional<SimTime> until;
+  // Stop after this many scheduling cycles in total.
+  std::optional<int64_t> max_cycles;
+};
+
+class Simulation {
+ public:
+  // Builds the clusters and policies of `scenario`. Errors: unknown policy
+  // names (listing the valid ones), invalid workloads.
+  static absl::StatusOr<std::unique_ptr<Simulation>> Create(const scenario::Scenario& scenario,
+                                                            const policy::PolicyRegistry& registry);
+  ~Simulation();
+
+  // Adds an observer of every event. REQUIRES: before Run; `sink` outlives
+  // the simulation.
+  void AddEventSink(cluster::EventSink* sink) { sinks_.push_back(sink); }
+
+  // Runs until the end condition. May be called again with a later `until`
+  // to continue.
+  absl::Status Run(const RunOptions& options);
+
+  SimTime now() const { return engine_.now(); }
+  int64_t cycles() const { return cycles_; }
+  const std::vector<std::unique_ptr<cluster::ClusterRuntime>>& clusters() const { return runtimes_; }
+  std::vector<const cluster::ClusterRuntime*> cluster_pointers() const;
+  const scenario::Scenario& scenario() const { return scenario_; }
+
+ private:
+  class FanOut : public cluster::EventSink {
+   public:
+    explicit FanOut(std::vector<cluster::EventSink*>* sinks) : sinks_(sinks) {}
+    void OnEvent(const cluster::SimEvent& event) override {
+      for (cluster::EventSink* sink : *sinks_) sink->OnEvent(event);
+    }
+
+   private:
+    std::vector<cluster::EventSink*>* sinks_;
+  };
+
+  Simulation() : fan_out_(&sinks_) {}
+
+  scenario::Scenario scenario_;
+  engine::Engine engine_;
+  std::vector<cluster::EventSink*> sinks_;
+  FanOut fan_out_;
+  std::vector<std::unique_ptr<policy::QueueOrderingPolicy>> orderings_;
+  std::vector<std::unique_ptr<policy::PreemptionPolicy>> preemptions_;
+  std::vector<std::unique_ptr<cluster::ClusterRuntime>> runtimes_;
+  std::vector<SimTime> next_cycle_time_;
+  std::vector<SimDuration> idle_backoff_;
+  bool started_ = false;
+  int64_t cycles_ = 0;
+};
+
+}  // namespace kueuesim::sim
+
+#endif  // KUEUESIM_SIM_SIMULATION_H_

@@ -1,0 +1,518 @@
+// The admission cycle; a translation of kueue pkg/scheduler/scheduler.go
+// and fair_sharing_iterator.go (see scheduler.h).
+#include "admission/scheduler.h"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "kueuesim/base/status.h"
+#include "kueuesim/model/selectors.h"
+
+namespace kueuesim::admission {
+namespace {
+
+using cluster::FrAmount;
+using cluster::kNone;
+using flavor::AssignmentMode;
+using queue::RequeueReason;
+
+bool ContainsWorkload(const std::vector<WorkloadId>& list, WorkloadId id) {
+  return std::find(list.begin(), list.end(), id) != list.end();
+}
+
+}  // namespace
+
+Scheduler::Scheduler(cluster::ClusterState* state, queue::QueueManager* queues,
+                     policy::PreemptionPolicy* preemption, flavor::TopologyPlacer* placer)
+    : state_(state), queues_(queues), preemption_(preemption), placer_(placer) {}
+
+std::pair<flavor::PreemptionPossibility, int> Scheduler::SimulatePreemption(CqId cq, WorkloadId workload,
+                                                                           cluster::FrId fr,
+                                                                           Amount quantity) {
+  // preemption_oracle.go
+  FrAmount request{fr, quantity};
+  policy::PreemptionRequest req;
+  req.preemptor = workload;
+  req.cq = cq;
+  req.usage = std::span<const FrAmount>(&request, 1);
+  req.frs_needing_preemption = std::span<const cluster::FrId>(&fr, 1);
+  std::vector<policy::PreemptionTarget> targets = preemption_->GetTargets(req, *snapshot_);
+  const quota::QuotaTree& tree = state_->tree();
+  const cluster::NodeId node = state_->cq(cq).node;
+  if (targets.empty()) {
+    return {flavor::PreemptionPossibility::kNoCandidates,
+            tree.FindHeightOfLowestSubtreeThatFits(node, fr, quantity).first};
+  }
+  for (const auto& t : targets) snapshot_->RemoveWorkloadUsage(t.workload);
+  int borrow = tree.FindHeightOfLowestSubtreeThatFits(node, fr, quantity).first;
+  for (const auto& t : targets) snapshot_->AddWorkloadUsage(t.workload);
+  for (const auto& t : targets) {
+    if (snapshot_->HoldingCq(t.workload) == cq) return {flavor::PreemptionPossibility::kPreempt, borrow};
+  }
+  return {flavor::PreemptionPossibility::kReclaim, borrow};
+}
+
+std::vector<policy::PreemptionTarget> Scheduler::GetTargets(WorkloadId workload, CqId cq,
+                                                            const flavor::Assignment& assignment) {
+  std::vector<FrAmount> usage;
+  for (const FrAmount& u : assignment.usage) {
+    if (u.amount != 0) usage.push_back(u);
+  }
+  std::vector<cluster::FrId> frs = assignment.FrsNeedingPreemption(*state_);
+  policy::PreemptionRequest req;
+  req.preemptor = workload;
+  req.cq = cq;
+  req.usage = usage;
+  req.frs_needing_preemption = frs;
+  return preemption_->GetTargets(req, *snapshot_);
+}
+
+void Scheduler::GetAssignments(
+    Entry* e, const std::vector<std::vector<std::pair<cluster::ResourceId, cluster::FlavorId>>>*
+                  nomination_mapping) {
+  cluster::WorkloadRecord& wl = state_->workload(e->workload);
+  const cluster::ClusterQueueInfo& cq = state_->cq(e->cq);
+  // lastAssignmentOutdated
+  if (wl.last_assignment.has_value()) {
+    const cluster::LastAssignmentState& last = *wl.last_assignment;
+    bool outdated;
+    if (state_->gates().flavor_fungibility_preserve_scan_progress &&
+        last.scheduling_hash != wl.scheduling_hash) {
+      outdated = true;
+    } else if (state_->gates().flavor_fungibility_preserve_scan_progress &&
+               cycle_ - last.scheduling_cycle <= 1) {
+      outdated = false;
+    } else {
+      outdated = cq.allocatable_generation > last.cluster_queue_generation;
+    }
+    if (outdated) wl.last_assignment.reset();
+  }
+  flavor::FlavorAssignerOptions options;
+  options.fair_sharing = state_->fair_sharing_enabled();
+  options.scheduling_cycle = cycle_;
+  options.nomination_mapping = nomination_mapping;
+  flavor::FlavorAssigner assigner(*state_, e->cq, wl, e->workload, this, placer_, options);
+  flavor::Assignment full = assigner.Assign();
+  e->targets.clear();
+  const AssignmentMode mode = full.RepresentativeMode();
+  if (mode == AssignmentMode::kFit) {
+    e->assignment = std::move(full);
+  } else {
+    std::vector<policy::PreemptionTarget> targets;
+    if (mode == AssignmentMode::kPreempt) targets = GetTargets(e->workload, e->cq, full);
+    if (!targets.empty()) {
+      e->assignment = std::move(full);
+      e->targets = std::move(targets);
+    } else if (state_->gates().partial_admission && wl.partially_admissible) {
+      std::vector<int32_t> full_counts;
+      std::vector<int32_t> min_counts;
+      for (const auto& ps : wl.pod_sets) {
+        full_counts.push_back(ps.count);
+        min_counts.push_back(ps.min_count);
+      }
+      std::optional<flavor::Assignment> partial;
+      std::vector<policy::PreemptionTarget> partial_targets;
+      auto fits = [&](const std::vector<int32_t>& counts) {
+        flavor::Assignment a = assigner.Assign(&counts);
+        AssignmentMode m = a.RepresentativeMode();
+        if (m == AssignmentMode::kFit) {
+          partial = std::move(a);
+          partial_targets.clear();
+          return true;
+        }
+        if (m == AssignmentMode::kPreempt) {
+          auto t = GetTargets(e->workload, e->cq, a);
+          if (!t.empty()) {
+            partial = std::move(a);
+            partial_targets = std::move(t);
+            return true;
+          }
+        }
+        return false;
+      };
+      if (flavor::SearchPartialAdmissionCounts(full_counts, min_counts, fits).has_value()) {
+        e->assignment = std::move(*partial);
+        e->targets = std::move(partial_targets);
+      } else {
+        e->assignment = std::move(full);
+      }
+    } else {
+      e->assignment = std::move(full);
+    }
+  }
+  // recordAssignment
+  e->last_assignment = e->assignment.last_state;
+  e->message = e->assignment.Message(*state_, wl);
+}
+
+void Scheduler::Nominate(std::vector<Entry>* entries, std::vector<Entry>* inadmissible) {
+  for (const queue::Head& head : queues_->Heads()) {
+    Entry e;
+    e.workload = head.workload;
+    e.cq = head.cq;
+    e.is_preemptor = head.is_preemptor;
+    cluster::WorkloadRecord& wl = state_->workload(head.workload);
+    e.last_assignment = wl.last_assignment;
+    const cluster::ClusterQueueInfo& cq = state_->cq(head.cq);
+    bool failed_checks = false;
+    for (const auto& [name, check_state] : wl.spec->admission_check_states) {
+      if (check_state == "Retry" || check_state == "Rejected") failed_checks = true;
+    }
+    const auto& ns = state_->namespace_info(wl.ns);
+    if (failed_checks) {
+      e.message = "The workload has failed admission checks";
+    } else if (!cq.active) {
+      e.message = fmt::format("ClusterQueue {} is inactive", cq.name);
+    } else if (!ns.exists || !model::MatchesLabelSelector(cq.spec->namespace_selector, ns.labels)) {
+      e.message = "Workload namespace doesn't match ClusterQueue selector";
+      e.requeue_reason = RequeueReason::kNamespaceMismatch;
+    } else {
+      GetAssignments(&e, nullptr);
+      e.nominated = true;
+      entries->push_back(std::move(e));
+      continue;
+    }
+    inadmissible->push_back(std::move(e));
+  }
+}
+
+std::vector<FrAmount> Scheduler::EntryUsage(const Entry& e) const {
+  // netUsage: the quota to add, none for a workload that already holds it.
+  if (state_->workload(e.workload).HoldsQuota()) return {};
+  return e.assignment.usage;
+}
+
+bool Scheduler::Fits(const Entry& e, const std::vector<FrAmount>& usage,
+                     const std::vector<policy::PreemptionTarget>& targets) const {
+  std::vector<WorkloadId> victims = preempted_in_cycle_;
+  for (const auto& t : targets) {
+    if (!ContainsWorkload(victims, t.workload)) victims.push_back(t.workload);
+  }
+  for (WorkloadId v : victims) snapshot_->RemoveWorkloadUsage(v);
+  bool fits = snapshot_->FitsQuota(e.cq, usage);
+  for (WorkloadId v : victims) snapshot_->AddWorkloadUsage(v);
+  return fits;
+}
+
+void Scheduler::AddTemporaryUsage(CqId cq, std::vector<FrAmount> usage) {
+  snapshot_->AddUsage(cq, usage);
+  temporary_usage_.emplace_back(cq, std::move(usage));
+}
+
+void Scheduler::ProcessEntry(Entry* e, CycleResult* result) {
+  cluster::ClusterQueueInfo& cq = state_->cq(e->cq);
+  const cluster::WorkloadRecord& wl = state_->workload(e->workload);
+
+  // updateAssignmentIfNeeded: recompute when the targets overlap with
+  // targets claimed earlier in the cycle.
+  std::vector<FrAmount> usage = EntryUsage(*e);
+  bool overlap = false;
+  for (const auto& t : e->targets) overlap = overlap || ContainsWorkload(preempted_in_cycle_, t.workload);
+  bool fits;
+  if (overlap && state_->gates().recompute_assignment_upon_preemption_targets_overlap) {
+    std::vector<WorkloadId> removed = preempted_in_cycle_;
+    for (WorkloadId v : removed) snapshot_->RemoveWorkload(v);
+    std::vector<std::vector<std::pair<cluster::ResourceId, cluster::FlavorId>>> mapping(wl.pod_sets.size());
+    for (const auto& ps : e->assignment.pod_sets) {
+      for (const auto& f : ps.flavors) {
+        mapping[static_cast<size_t>(ps.pod_set_index)].emplace_back(f.resource, f.flavor);
+      }
+    }
+    state_->workload(e->workload).last_assignment.reset();
+    GetAssignments(e, &mapping);
+    for (WorkloadId v : removed) snapshot_->AddWorkload(v);
+    if (e->assignment.RepresentativeMode() == AssignmentMode::kFit) {
+      e->assignment.SetRepresentativeMode(AssignmentMode::kDeferredFit);
+    }
+    usage = EntryUsage(*e);
+  }
+  fits = Fits(*e, usage, e->targets);
+  const AssignmentMode mode = e->assignment.RepresentativeMode();
+
+  if (mode == AssignmentMode::kNoFit) {
+    e->requeue_reason = RequeueReason::kNoFit;
+    return;
+  }
+  if (mode == AssignmentMode::kPreempt) {
+    if (e->targets.empty()) {
+      e->requeue_reason = RequeueReason::kPreemptionNoCandidates;
+      // reserveCapacityForUnreclaimablePreempt
+      const bool can_always_reclaim =
+          cq.spec->preemption.reclaim_within_cohort == model::PreemptionPolicy::kAny;
+      if (!can_always_reclaim ||
+          (state_->gates().prioritize_preemptor_workloads && e->is_preemptor)) {
+        std::vector<FrAmount> reserve;
+        if (!wl.HoldsQuota()) {
+          const quota::QuotaTree& tree = state_->tree();
+          for (const FrAmount& u : e->assignment.usage) {
+            const quota::FrQuota& q = tree.quota(cq.node, u.fr);
+            Amount amount;
+            if (e->assignment.borrowing > 0) {
+              amount = q.borrowing_limit == quota::kNoLimit
+                           ? u.amount
+                           : std::min(u.amount, SubAmounts(AddAmounts(q.nominal, q.borrowing_limit),
+                                                           tree.usage(cq.node, u.fr)));
+            } else {
+              amount = std::max<Amount>(
+                  0, std::min(u.amount, SubAmounts(q.nominal, tree.usage(cq.node, u.fr))));
+            }
+            reserve.push_back({u.fr, amount});
+          }
+        }
+        AddTemporaryUsage(e->cq, std::move(reserve));
+      }
+      return;
+    }
+    if ((state_->gates().concurrent_admission || state_->gates().multikueue_orchestrated_preemption) &&
+        wl.has_closed_preemption_gate) {
+      e->status = EntryStatus::kPreemptionGated;
+      e->requeue_reason = RequeueReason::kPreemptionGated;
+      e->message = "Workload requires preemption, but it's gated";
+      e->last_assignment.reset();
+      return;
+    }
+  }
+  if (mode == AssignmentMode::kDeferredFit) {
+    e->requeue_reason = RequeueReason::kPendingPreemption;
+    e->last_assignment.reset();
+    AddTemporaryUsage(e->cq, usage);
+    return;
+  }
+  bool targets_claimed = false;
+  for (const auto& t : e->targets) {
+    targets_claimed = targets_claimed || ContainsWorkload(preempted_in_cycle_, t.workload);
+  }
+  if (targets_claimed) {
+    e->status = EntryStatus::kSkipped;
+    e->message = "Workload has overlapping preemption targets with another workload";
+    if (!state_->gates().flavor_fungibility_preserve_scan_progress) e->last_assignment.reset();
+    return;
+  }
+  if (!fits) {
+    e->status = EntryStatus::kSkipped;
+    e->message = "Workload no longer fits after processing another workload";
+    if (!state_->gates().flavor_fungibility_preserve_scan_progress) e->last_assignment.reset();
+    return;
+  }
+  for (const auto& t : e->targets) preempted_in_cycle_.push_back(t.workload);
+  if (mode == AssignmentMode::kPreempt) {
+    AddTemporaryUsage(e->cq, usage);
+    // issuePreemptions: targets already being evicted need no new call.
+    int preempted = 0;
+    for (const auto& t : e->targets) {
+      ++preempted;
+      if (state_->workload(t.workload).evicted) continue;
+      bool already = false;
+      for (const auto& p : result->preemptions) already = already || p.victim == t.workload;
+      if (!already) result->preemptions.push_back({t.workload, e->workload, t.reason});
+    }
+    e->last_assignment.reset();
+    if (preempted != 0) e->requeue_reason = RequeueReason::kPendingPreemption;
+    return;
+  }
+  // Admission: the usage stays in the tree.
+  snapshot_->AddUsage(e->cq, usage);
+  Admit(e, usage, result);
+}
+
+void Scheduler::Admit(Entry* e, const std::vector<FrAmount>& usage, CycleResult* result) {
+  cluster::WorkloadRecord& wl = state_->workload(e->workload);
+  cluster::ClusterQueueInfo& cq = state_->cq(e->cq);
+  e->status = EntryStatus::kAssumed;
+  cluster::AdmissionState admission;
+  admission.cq = e->cq;
+  admission.usage = usage;
+  admission.pod_sets.resize(wl.pod_sets.size());
+  for (const auto& ps : e->assignment.pod_sets) {
+    cluster::PodSetAdmission& out = admission.pod_sets[static_cast<size_t>(ps.pod_set_index)];
+    out.count = ps.count;
+    for (const auto& f : ps.flavors) {
+      Amount amount = 0;
+      for (const auto& r : ps.requests) {
+        if (r.resource == f.resource) amount = r.amount;
+      }
+      out.entries.push_back({f.resource, f.flavor, amount});
+    }
+    out.topology_assignment = ps.topology_assignment;
+  }
+  wl.admission = std::move(admission);
+  wl.admitted_in_cycle = true;
+  wl.holding_index = static_cast<int32_t>(cq.holding.size());
+  cq.holding.push_back(e->workload);
+  admitted_in_cycle_.push_back(e->workload);
+  // The cursor is gone once the workload leaves the queue.
+  wl.last_assignment.reset();
+  e->last_assignment.reset();
+  queues_->Delete(e->workload);
+  result->reservations.push_back({e->workload, e->cq, e->assignment});
+}
+
+std::vector<size_t> Scheduler::ClassicalOrder(const std::vector<Entry>& entries) const {
+  std::vector<size_t> order(entries.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const auto& gates = state_->gates();
+  std::sort(order.begin(), order.end(), [&](size_t ia, size_t ib) {
+    const Entry& a = entries[ia];
+    const Entry& b = entries[ib];
+    const auto& wa = state_->workload(a.workload);
+    const auto& wb = state_->workload(b.workload);
+    if (wa.HoldsQuota() != wb.HoldsQuota()) return wa.HoldsQuota();
+    if (gates.prioritize_preemptor_workloads && a.is_preemptor != b.is_preemptor) return a.is_preemptor;
+    if (a.assignment.borrowing != b.assignment.borrowing) {
+      return a.assignment.borrowing < b.assignment.borrowing;
+    }
+    if (gates.priority_sorting_within_cohort && wa.priority != wb.priority) {
+      return wa.priority > wb.priority;
+    }
+    if (wa.queue_order_timestamp != wb.queue_order_timestamp) {
+      return wa.queue_order_timestamp < wb.queue_order_timestamp;
+    }
+    return state_->cq(a.cq).name < state_->cq(b.cq).name;
+  });
+  return order;
+}
+
+size_t Scheduler::NextFairSharingEntry(const std::vector<Entry>& entries, const std::vector<bool>& done) {
+  // Pick the remaining entry of the smallest ClusterQueue name (Kueue:
+  // any), then run the tournament over its root cohort.
+  const quota::QuotaTree& tree = state_->tree();
+  size_t pick = entries.size();
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (done[i]) continue;
+    if (pick == entries.size() || state_->cq(entries[i].cq).name < state_->cq(entries[pick].cq).name) {
+      pick = i;
+    }
+  }
+  const cluster::NodeId node = state_->cq(entries[pick].cq).node;
+  if (!tree.has_parent(node)) return pick;
+  const cluster::NodeId root = tree.Root(node);
+
+  // computeDRS: per entry, the DRS of each subtree it lives in, after
+  // adding its usage, keyed by the parent cohort.
+  std::vector<size_t> in_tree;
+  std::map<cluster::NodeId, size_t> entry_of_cq_node;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (done[i]) continue;
+    cluster::NodeId n = state_->cq(entries[i].cq).node;
+    if (!tree.has_parent(n) || tree.Root(n) != root) continue;
+    in_tree.push_back(i);
+    entry_of_cq_node[n] = i;
+  }
+  std::map<std::pair<cluster::NodeId, size_t>, quota::Drs> drs;
+  std::map<size_t, std::vector<FrAmount>> requested;
+  for (size_t i : in_tree) {
+    const Entry& e = entries[i];
+    std::vector<FrAmount> usage = EntryUsage(e);
+    snapshot_->AddUsage(e.cq, usage);
+    cluster::NodeId n = state_->cq(e.cq).node;
+    quota::Drs share = tree.DominantResourceShare(n);
+    for (cluster::NodeId a = tree.parent(n); a != quota::kNoNode; a = tree.parent(a)) {
+      drs[{a, i}] = share;
+      share = tree.DominantResourceShare(a);
+    }
+    snapshot_->RemoveUsage(e.cq, usage);
+    requested[i] = std::move(usage);
+  }
+  const auto& gates = state_->gates();
+  auto less = [&](size_t a, size_t b, cluster::NodeId parent) {
+    const Entry& ea = entries[a];
+    const Entry& eb = entries[b];
+    if (gates.prioritize_preemptor_workloads && ea.is_preemptor != eb.is_preemptor) return ea.is_preemptor;
+    const quota::Drs& da = drs[{parent, a}];
+    const quota::Drs& db = drs[{parent, b}];
+    if (gates.fair_sharing_prioritize_non_borrowing) {
+      bool ba = da.IsBorrowingOn(requested[a]);
+      bool bb = db.IsBorrowingOn(requested[b]);
+      if (ba != bb) return !ba;
+    }
+    int c = quota::CompareDrs(da, db);
+    if (c != 0) return c < 0;
+    const auto& wa = state_->workload(ea.workload);
+    const auto& wb = state_->workload(eb.workload);
+    if (gates.priority_sorting_within_cohort && wa.priority != wb.priority) return wa.priority > wb.priority;
+    return wa.queue_order_timestamp < wb.queue_order_timestamp;
+  };
+  auto by_name = [&](std::vector<cluster::NodeId> nodes) {
+    std::sort(nodes.begin(), nodes.end(),
+              [&](cluster::NodeId x, cluster::NodeId y) { return tree.name(x) < tree.name(y); });
+    return nodes;
+  };
+  std::function<std::optional<size_t>(cluster::NodeId)> tournament =
+      [&](cluster::NodeId cohort) -> std::optional<size_t> {
+    std::vector<size_t> candidates;
+    for (cluster::NodeId child : by_name(tree.child_cohorts(cohort))) {
+      if (auto winner = tournament(child)) candidates.push_back(*winner);
+    }
+    for (cluster::NodeId child : by_name(tree.child_cluster_queues(cohort))) {
+      auto it = entry_of_cq_node.find(child);
+      if (it != entry_of_cq_node.end()) candidates.push_back(it->second);
+    }
+    if (candidates.empty()) return std::nullopt;
+    size_t best = candidates[0];
+    for (size_t k = 1; k < candidates.size(); ++k) {
+      if (less(candidates[k], best, cohort)) best = candidates[k];
+    }
+    return best;
+  };
+  return *tournament(root);
+}
+
+void Scheduler::Requeue(Entry* e, CycleResult* result) {
+  if (e->status != EntryStatus::kNotNominated && e->requeue_reason == RequeueReason::kGeneric) {
+    e->requeue_reason = RequeueReason::kFailedAfterNomination;
+  }
+  cluster::WorkloadRecord& wl = state_->workload(e->workload);
+  wl.last_assignment = e->last_assignment;
+  const bool pending_flavors = wl.last_assignment.has_value() && wl.last_assignment->PendingFlavors();
+  queues_->Requeue(e->workload, e->requeue_reason, state_->WallTime(now_));
+  if (wl.queue_state == cluster::QueueState::kInadmissible) {
+    ++result->parked;
+  } else if (pending_flavors) {
+    ++result->requeued_with_pending_flavors;
+  }
+}
+
+CycleResult Scheduler::RunCycle(SimTime now) {
+  ++cycle_;
+  now_ = now;
+  snapshot_ = std::make_unique<cluster::SchedulingSnapshot>(state_, now);
+  preempted_in_cycle_.clear();
+  temporary_usage_.clear();
+  admitted_in_cycle_.clear();
+  CycleResult result;
+  result.cycle = cycle_;
+
+  std::vector<Entry> entries;
+  std::vector<Entry> inadmissible;
+  Nominate(&entries, &inadmissible);
+  result.heads = static_cast<int>(entries.size() + inadmissible.size());
+
+  if (state_->fair_sharing_enabled()) {
+    std::vector<bool> done(entries.size(), false);
+    for (size_t k = 0; k < entries.size(); ++k) {
+      size_t next = NextFairSharingEntry(entries, done);
+      done[next] = true;
+      ProcessEntry(&entries[next], &result);
+    }
+  } else {
+    for (size_t index : ClassicalOrder(entries)) ProcessEntry(&entries[index], &result);
+  }
+
+  // Undo what was reserved for the cycle only.
+  for (auto it = temporary_usage_.rbegin(); it != temporary_usage_.rend(); ++it) {
+    snapshot_->RemoveUsage(it->first, it->second);
+  }
+  temporary_usage_.clear();
+  for (WorkloadId id : admitted_in_cycle_) state_->workload(id).admitted_in_cycle = false;
+
+  for (Entry& e : entries) {
+    if (e.status != EntryStatus::kAssumed && e.status != EntryStatus::kEvicted) Requeue(&e, &result);
+  }
+  for (Entry& e : inadmissible) Requeue(&e, &result);
+  snapshot_.reset();
+  return result;
+}
+
+}  // namespace kueuesim::admission

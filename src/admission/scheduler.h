@@ -1,0 +1,124 @@
+// The admission cycle of one cluster: heads, nomination (flavor
+// assignment), ordering, per-entry processing, requeue.
+//
+// Mirrors kueue pkg/scheduler/scheduler.go (schedule, nominate,
+// processEntry, requeueAndUpdate) and fair_sharing_iterator.go. The cycle
+// decides; the cluster runtime applies what it decided (reservations,
+// evictions) and emits the events.
+#ifndef KUEUESIM_ADMISSION_SCHEDULER_H_
+#define KUEUESIM_ADMISSION_SCHEDULER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kueuesim/cluster/cluster_state.h"
+#include "kueuesim/cluster/snapshot.h"
+#include "kueuesim/flavor/assignment.h"
+#include "kueuesim/flavor/flavor_assigner.h"
+#include "kueuesim/policy/preemption.h"
+#include "queue/queue_manager.h"
+
+namespace kueuesim::admission {
+
+using cluster::CqId;
+using cluster::WorkloadId;
+
+// A quota reservation the cycle made.
+struct Reservation {
+  WorkloadId workload = cluster::kNone;
+  CqId cq = cluster::kNone;
+  flavor::Assignment assignment;
+};
+
+// A preemption the cycle issued.
+struct Preemption {
+  WorkloadId victim = cluster::kNone;
+  WorkloadId preemptor = cluster::kNone;
+  policy::PreemptionReason reason = policy::PreemptionReason::kInClusterQueue;
+};
+
+struct CycleResult {
+  int64_t cycle = 0;
+  int heads = 0;
+  std::vector<Reservation> reservations;
+  std::vector<Preemption> preemptions;
+  // Heads that went to the parked set, and heads re-queued with flavors
+  // left to try: both change what the next cycle sees.
+  int parked = 0;
+  int requeued_with_pending_flavors = 0;
+  // Kueue's "success": something was admitted or evicted.
+  bool success() const { return !reservations.empty() || !preemptions.empty(); }
+  // Whether running another cycle at once could decide differently.
+  bool progressed() const { return success() || parked > 0 || requeued_with_pending_flavors > 0; }
+};
+
+class Scheduler : public flavor::PreemptionOracle {
+ public:
+  Scheduler(cluster::ClusterState* state, queue::QueueManager* queues,
+            policy::PreemptionPolicy* preemption, flavor::TopologyPlacer* placer);
+
+  // Runs one cycle at simulated time `now`. The reservations are already
+  // accounted in the quota tree and the workloads' admission state; the
+  // caller emits events, schedules completions and carries out the
+  // preemptions (which the cycle only decided).
+  CycleResult RunCycle(SimTime now);
+
+  int64_t cycles_run() const { return cycle_; }
+
+  // flavor::PreemptionOracle
+  std::pair<flavor::PreemptionPossibility, int> SimulatePreemption(CqId cq, WorkloadId workload,
+                                                                   cluster::FrId fr,
+                                                                   Amount quantity) override;
+
+ private:
+  enum class EntryStatus { kNotNominated, kNominated, kSkipped, kPreemptionGated, kEvicted, kAssumed };
+
+  struct Entry {
+    WorkloadId workload = cluster::kNone;
+    CqId cq = cluster::kNone;
+    bool is_preemptor = false;
+    flavor::Assignment assignment;
+    std::vector<policy::PreemptionTarget> targets;
+    EntryStatus status = EntryStatus::kNotNominated;
+    queue::RequeueReason requeue_reason = queue::RequeueReason::kGeneric;
+    std::string message;
+    // The flavor-scan cursor the workload carries into its next cycle.
+    std::optional<cluster::LastAssignmentState> last_assignment;
+    bool nominated = false;
+  };
+
+  void Nominate(std::vector<Entry>* entries, std::vector<Entry>* inadmissible);
+  void GetAssignments(Entry* e,
+                      const std::vector<std::vector<std::pair<cluster::ResourceId, cluster::FlavorId>>>*
+                          nomination_mapping);
+  std::vector<policy::PreemptionTarget> GetTargets(WorkloadId workload, CqId cq,
+                                                   const flavor::Assignment& assignment);
+  std::vector<cluster::FrAmount> EntryUsage(const Entry& e) const;
+  bool Fits(const Entry& e, const std::vector<cluster::FrAmount>& usage,
+            const std::vector<policy::PreemptionTarget>& targets) const;
+  void ProcessEntry(Entry* e, CycleResult* result);
+  void Admit(Entry* e, const std::vector<cluster::FrAmount>& usage, CycleResult* result);
+  std::vector<size_t> ClassicalOrder(const std::vector<Entry>& entries) const;
+  size_t NextFairSharingEntry(const std::vector<Entry>& entries, const std::vector<bool>& done);
+  void Requeue(Entry* e, CycleResult* result);
+  void AddTemporaryUsage(CqId cq, std::vector<cluster::FrAmount> usage);
+
+  cluster::ClusterState* state_;
+  queue::QueueManager* queues_;
+  policy::PreemptionPolicy* preemption_;
+  flavor::TopologyPlacer* placer_;
+  std::unique_ptr<cluster::SchedulingSnapshot> snapshot_;
+  int64_t cycle_ = 0;
+  SimTime now_ = 0;
+  // Workloads preempted earlier in the running cycle.
+  std::vector<WorkloadId> preempted_in_cycle_;
+  // Usage added to the snapshot for the cycle only.
+  std::vector<std::pair<CqId, std::vector<cluster::FrAmount>>> temporary_usage_;
+  std::vector<WorkloadId> admitted_in_cycle_;
+};
+
+}  // namespace kueuesim::admission
+
+#endif  // KUEUESIM_ADMISSION_SCHEDULER_H_

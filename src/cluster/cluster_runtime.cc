@@ -1,0 +1,338 @@
+// The workload life cycle of one simulated Kueue; see cluster_runtime.h.
+#include "kueuesim/cluster/cluster_runtime.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "admission/scheduler.h"
+#include "kueuesim/base/status.h"
+#include "queue/queue_manager.h"
+
+namespace kueuesim::cluster {
+
+std::string_view EventTypeName(EventType type) {
+  switch (type) {
+    case EventType::kArrived:
+      return "Arrived";
+    case EventType::kQuotaReserved:
+      return "QuotaReserved";
+    case EventType::kAdmitted:
+      return "Admitted";
+    case EventType::kPodsReady:
+      return "PodsReady";
+    case EventType::kPreempted:
+      return "Preempted";
+    case EventType::kEvicted:
+      return "Evicted";
+    case EventType::kRequeued:
+      return "Requeued";
+    case EventType::kQuotaReleased:
+      return "QuotaReleased";
+    case EventType::kFinished:
+      return "Finished";
+    case EventType::kDeactivated:
+      return "Deactivated";
+  }
+  return "";
+}
+
+absl::StatusOr<std::unique_ptr<ClusterRuntime>> ClusterRuntime::Create(
+    const scenario::ClusterSpec& spec, const scenario::SimulationSettings& settings,
+    engine::Engine* engine, EventSink* sink, const policy::QueueOrderingPolicy* ordering,
+    policy::PreemptionPolicy* preemption) {
+  std::unique_ptr<ClusterRuntime> runtime(new ClusterRuntime());
+  KUEUESIM_ASSIGN_OR_RETURN(runtime->state_,
+                            ClusterState::Build(spec, settings.start_time.value_or(0),
+                                                settings.default_startup_delay));
+  runtime->engine_ = engine;
+  runtime->sink_ = sink;
+  runtime->ordering_ = ordering;
+  runtime->preemption_ = preemption;
+  runtime->options_.eviction_delay = settings.eviction_delay;
+  runtime->options_.inadmissible_requeue_delay = settings.inadmissible_requeue_delay;
+  runtime->options_.cycle_duration = settings.cycle_duration;
+  runtime->queues_ = std::make_unique<queue::QueueManager>(runtime->state_.get(), ordering);
+  runtime->scheduler_ = std::make_unique<admission::Scheduler>(
+      runtime->state_.get(), runtime->queues_.get(), preemption, /*placer=*/nullptr);
+  runtime->requeue_pending_.assign(static_cast<size_t>(runtime->state_->tree().num_nodes()), false);
+  for (const auto& wl : spec.workloads) {
+    KUEUESIM_RETURN_IF_ERROR(
+        runtime->state_->AddWorkload(std::make_shared<const model::Workload>(wl)).status());
+  }
+  return runtime;
+}
+
+ClusterRuntime::~ClusterRuntime() = default;
+
+int64_t ClusterRuntime::cycle() const { return scheduler_->cycles_run(); }
+
+UnixMicros ClusterRuntime::WallNow() const { return state_->WallTime(engine_->now()); }
+
+void ClusterRuntime::Emit(EventType type, WorkloadId id, CqId cq, WorkloadId preemptor,
+                          std::string_view reason) {
+  if (sink_ == nullptr) return;
+  SimEvent event;
+  event.type = type;
+  event.time = engine_->now();
+  event.cycle = scheduler_->cycles_run();
+  event.cluster = state_.get();
+  event.workload = id;
+  event.cq = cq;
+  event.preemptor = preemptor;
+  event.reason = reason;
+  sink_->OnEvent(event);
+}
+
+absl::Status ClusterRuntime::Start() {
+  // Workloads admitted in their status hold their quota from time 0, on the
+  // flavors their status names; the usage comes from resourceUsage.
+  for (WorkloadId id = 0; id < state_->num_workloads(); ++id) {
+    WorkloadRecord& wl = state_->workload(id);
+    if (!wl.spec->admission.has_value()) continue;
+    const model::Admission& admission = *wl.spec->admission;
+    CqId cq = state_->FindClusterQueue(admission.cluster_queue);
+    if (cq == kNone) {
+      return InvalidArgument(fmt::format(
+          "{}: Workload \"{}\": status.admission.clusterQueue: ClusterQueue \"{}\" does not exist",
+          wl.spec->meta.source.ToString(), wl.key, admission.cluster_queue));
+    }
+    AdmissionState state;
+    state.cq = cq;
+    state.pod_sets.resize(wl.pod_sets.size());
+    for (const auto& psa : admission.pod_set_assignments) {
+      size_t index = 0;
+      while (index < wl.pod_sets.size() && wl.pod_sets[index].spec->name != psa.name) ++index;
+      PodSetAdmission& out = state.pod_sets[index];
+      out.count = psa.count.value_or(wl.pod_sets[index].count);
+      out.topology_assignment = psa.topology_assignment;
+      for (const auto& [resource_name, flavor_name] : psa.flavors) {
+        ResourceId resource = state_->FindResource(resource_name);
+        FlavorId flavor = state_->FindFlavor(flavor_name);
+        Amount usage = 0;
+        if (auto it = psa.resource_usage.find(resource_name); it != psa.resource_usage.end()) {
+          usage = it->second;
+        }
+        if (resource == kNone || flavor == kNone) continue;
+        out.entries.push_back({resource, flavor, usage});
+        FrId fr = state_->FindFr(flavor, resource);
+        if (fr == kNone) continue;
+        auto existing = std::find_if(state.usage.begin(), state.usage.end(),
+                                     [fr](const FrAmount& u) { return u.fr == fr; });
+        if (existing == state.usage.end()) {
+          state.usage.push_back({fr, usage});
+        } else {
+          existing->amount = AddAmounts(existing->amount, usage);
+        }
+      }
+    }
+    state_->tree().AddUsage(state_->cq(cq).node, state.usage);
+    ClusterQueueInfo& info = state_->cq(cq);
+    wl.holding_index = static_cast<int32_t>(info.holding.size());
+    info.holding.push_back(id);
+    wl.admission = std::move(state);
+    wl.quota_reserved_at = wl.spec->quota_reserved_time.value_or(state_->start_time());
+    wl.first_reserved_at = 0;
+    wl.phase = wl.spec->admitted_time.has_value() ? WorkloadPhase::kAdmitted
+                                                  : WorkloadPhase::kQuotaReserved;
+    wl.admitted_at = 0;
+    wl.running_since = 0;
+    wl.pods_ready = true;
+    if (wl.duration.has_value()) {
+      engine_->Schedule(*wl.duration, this, kFinish, id, wl.run_generation);
+    }
+  }
+  for (WorkloadId id = 0; id < state_->num_workloads(); ++id) {
+    const WorkloadRecord& wl = state_->workload(id);
+    if (wl.admission.has_value()) continue;
+    engine_->Schedule(wl.arrival, this, kArrival, id);
+  }
+  return absl::OkStatus();
+}
+
+void ClusterRuntime::HandleEvent(int32_t kind, int64_t a, int64_t b) {
+  const WorkloadId id = static_cast<WorkloadId>(a);
+  const uint32_t generation = static_cast<uint32_t>(b);
+  switch (kind) {
+    case kArrival:
+      OnArrival(id);
+      break;
+    case kPodsReady:
+      OnPodsReady(id, generation);
+      break;
+    case kFinish:
+      OnFinish(id, generation);
+      break;
+    case kEvictionRelease:
+      OnEvictionRelease(id, generation);
+      break;
+    case kRequeueInadmissible:
+      OnRequeueInadmissible(static_cast<quota::NodeId>(a));
+      break;
+    default:
+      KUEUESIM_CHECK_MSG(false, fmt::format("unknown runtime event {}", kind));
+  }
+}
+
+void ClusterRuntime::OnArrival(WorkloadId id) {
+  WorkloadRecord& wl = state_->workload(id);
+  wl.phase = WorkloadPhase::kPending;
+  Emit(EventType::kArrived, id, state_->ClusterQueueOf(wl));
+  if (queues_->AddOrUpdate(id, WallNow(), /*reevaluate=*/false)) {
+    needs_cycle_ = true;
+  } else {
+    ++counters_.workloads_without_queue;
+  }
+}
+
+bool ClusterRuntime::RunCycle() {
+  admission::CycleResult result = scheduler_->RunCycle(engine_->now());
+  ++counters_.cycles;
+  for (const admission::Reservation& r : result.reservations) OnReserved(r.workload);
+  for (const admission::Preemption& p : result.preemptions) {
+    ++counters_.preemptions;
+    WorkloadRecord& victim = state_->workload(p.victim);
+    ++victim.times_preempted;
+    Emit(EventType::kPreempted, p.victim, victim.admission->cq, p.preemptor,
+         policy::PreemptionReasonName(p.reason));
+    Evict(p.victim, EvictionReason::kPreempted);
+  }
+  needs_cycle_ = result.heads > 0 && result.progressed();
+  return result.progressed();
+}
+
+void ClusterRuntime::OnReserved(WorkloadId id) {
+  WorkloadRecord& wl = state_->workload(id);
+  ++counters_.reservations;
+  wl.quota_reserved_at = WallNow();
+  if (wl.first_reserved_at < 0) wl.first_reserved_at = engine_->now();
+  wl.phase = WorkloadPhase::kQuotaReserved;
+  wl.evicted = false;
+  wl.eviction_reason = EvictionReason::kNotEvicted;
+  Emit(EventType::kQuotaReserved, id, wl.admission->cq);
+  // Admission checks: a check named by the ClusterQueue and applicable to
+  // the assigned flavors keeps the workload at QuotaReserved; without a
+  // controller in the simulation to answer, such a workload is not
+  // admitted.
+  const ClusterQueueInfo& cq = state_->cq(wl.admission->cq);
+  bool checks_apply = false;
+  for (const auto& check : cq.spec->admission_checks) {
+    if (check.on_flavors.empty()) {
+      checks_apply = true;
+      continue;
+    }
+    for (const auto& ps : wl.admission->pod_sets) {
+      for (const auto& entry : ps.entries) {
+        if (std::find(check.on_flavors.begin(), check.on_flavors.end(),
+                      state_->flavor(entry.flavor).name) != check.on_flavors.end()) {
+          checks_apply = true;
+        }
+      }
+    }
+  }
+  if (checks_apply) return;
+  wl.phase = WorkloadPhase::kAdmitted;
+  wl.admitted_at = engine_->now();
+  Emit(EventType::kAdmitted, id, wl.admission->cq);
+  ++wl.run_generation;
+  engine_->ScheduleAfter(wl.startup_delay, this, kPodsReady, id, wl.run_generation);
+}
+
+void ClusterRuntime::OnPodsReady(WorkloadId id, uint32_t generation) {
+  WorkloadRecord& wl = state_->workload(id);
+  if (generation != wl.run_generation || wl.phase != WorkloadPhase::kAdmitted || wl.evicted) return;
+  wl.pods_ready = true;
+  wl.running_since = engine_->now();
+  Emit(EventType::kPodsReady, id, wl.admission->cq);
+  if (wl.duration.has_value()) engine_->ScheduleAfter(*wl.duration, this, kFinish, id, wl.run_generation);
+}
+
+void ClusterRuntime::OnFinish(WorkloadId id, uint32_t generation) {
+  WorkloadRecord& wl = state_->workload(id);
+  if (generation != wl.run_generation || !wl.admission.has_value() || wl.evicted) return;
+  const CqId cq = wl.admission->cq;
+  ReleaseQuota(id);
+  wl.phase = WorkloadPhase::kFinished;
+  wl.finished_at = engine_->now();
+  ++counters_.finished;
+  Emit(EventType::kFinished, id, cq);
+  NotifyRequeue(cq);
+}
+
+void ClusterRuntime::Evict(WorkloadId id, EvictionReason reason) {
+  WorkloadRecord& wl = state_->workload(id);
+  if (wl.evicted || !wl.admission.has_value()) return;
+  wl.evicted = true;
+  wl.eviction_reason = reason;
+  wl.evicted_at = WallNow();
+  ++wl.times_evicted;
+  ++counters_.evictions;
+  ++wl.run_generation;
+  Emit(EventType::kEvicted, id, wl.admission->cq, kNone, EvictionReasonName(reason));
+  engine_->ScheduleAfter(options_.eviction_delay, this, kEvictionRelease, id, wl.run_generation);
+}
+
+void ClusterRuntime::OnEvictionRelease(WorkloadId id, uint32_t generation) {
+  WorkloadRecord& wl = state_->workload(id);
+  if (generation != wl.run_generation || !wl.admission.has_value()) return;
+  const CqId cq = wl.admission->cq;
+  ReleaseQuota(id);
+  wl.phase = WorkloadPhase::kPending;
+  wl.pods_ready = false;
+  // A preempted workload keeps its creation timestamp as queue order and is
+  // requeued at once (Requeued=True for Preempted).
+  wl.evicted = false;
+  Emit(EventType::kRequeued, id, cq, kNone, EvictionReasonName(wl.eviction_reason));
+  if (queues_->AddOrUpdate(id, WallNow(), /*reevaluate=*/true)) needs_cycle_ = true;
+  NotifyRequeue(cq);
+}
+
+void ClusterRuntime::ReleaseQuota(WorkloadId id) {
+  WorkloadRecord& wl = state_->workload(id);
+  Emit(EventType::kQuotaReleased, id, wl.admission->cq);
+  ClusterQueueInfo& cq = state_->cq(wl.admission->cq);
+  state_->tree().RemoveUsage(cq.node, wl.admission->usage);
+  size_t index = static_cast<size_t>(wl.holding_index);
+  WorkloadId last = cq.holding.back();
+  cq.holding[index] = last;
+  state_->workload(last).holding_index = static_cast<int32_t>(index);
+  cq.holding.pop_back();
+  wl.holding_index = kNone;
+  wl.admission.reset();
+  ++cq.allocatable_generation;
+  needs_cycle_ = true;
+}
+
+void ClusterRuntime::NotifyRequeue(CqId cq) {
+  const quota::QuotaTree& tree = state_->tree();
+  const quota::NodeId node = state_->cq(cq).node;
+  const quota::NodeId scope = tree.has_parent(node) ? tree.Root(node) : node;
+  if (requeue_pending_[static_cast<size_t>(scope)]) return;
+  requeue_pending_[static_cast<size_t>(scope)] = true;
+  engine_->ScheduleAfter(options_.inadmissible_requeue_delay, this, kRequeueInadmissible, scope);
+}
+
+void ClusterRuntime::OnRequeueInadmissible(quota::NodeId scope) {
+  requeue_pending_[static_cast<size_t>(scope)] = false;
+  const quota::QuotaTree& tree = state_->tree();
+  std::vector<quota::NodeId> stack{scope};
+  int moved = 0;
+  while (!stack.empty()) {
+    quota::NodeId node = stack.back();
+    stack.pop_back();
+    CqId cq = state_->CqOfNode(node);
+    if (cq != kNone) {
+      moved += queues_->QueueInadmissible(cq, WallNow());
+      continue;
+    }
+    for (quota::NodeId child : tree.child_cluster_queues(node)) stack.push_back(child);
+    for (quota::NodeId child : tree.child_cohorts(node)) stack.push_back(child);
+  }
+  if (moved > 0) needs_cycle_ = true;
+}
+
+int64_t ClusterRuntime::PendingCount(CqId cq) const {
+  return static_cast<int64_t>(queues_->Pending(cq).size());
+}
+
+}  // namespace kueuesim::cluster

@@ -1,0 +1,502 @@
+// Building the compiled cluster state from a ClusterSpec.
+#include "kueuesim/cluster/cluster_state.h"
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "kueuesim/base/status.h"
+
+namespace kueuesim::cluster {
+namespace {
+
+constexpr char kPriorityClassLabel[] = "kueue.x-k8s.io/priority-class";
+constexpr char kWorkloadPriorityClassSource[] = "kueue.x-k8s.io/workloadpriorityclass";
+constexpr char kPodPriorityClassSource[] = "scheduling.k8s.io/priorityclass";
+
+// Multiplies a non-negative quantity by a non-negative integer, exactly.
+Quantity MultiplyQuantity(const Quantity& q, int64_t factor) {
+  Quantity out = q;
+  if (factor == 0 || q.IsZero()) {
+    out.mantissa.clear();
+    return out;
+  }
+  // Schoolbook multiplication of the decimal digit string by `factor`.
+  std::string factor_digits = std::to_string(factor);
+  std::vector<int> result(q.mantissa.size() + factor_digits.size(), 0);
+  for (size_t i = q.mantissa.size(); i-- > 0;) {
+    for (size_t j = factor_digits.size(); j-- > 0;) {
+      size_t pos = i + j + 1;
+      int sum = (q.mantissa[i] - '0') * (factor_digits[j] - '0') + result[pos];
+      result[pos] = sum % 10;
+      result[pos - 1] += sum / 10;
+    }
+  }
+  std::string digits;
+  for (int d : result) {
+    if (digits.empty() && d == 0) continue;
+    digits.push_back(static_cast<char>('0' + d));
+  }
+  out.mantissa = digits;
+  return out;
+}
+
+uint64_t HashCombine(uint64_t seed, uint64_t value) {
+  // 64-bit mix (splitmix-style); deterministic across processes.
+  value += 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
+  value ^= value >> 30;
+  value *= 0xbf58476d1ce4e5b9ULL;
+  value ^= value >> 27;
+  value *= 0x94d049bb133111ebULL;
+  value ^= value >> 31;
+  return seed ^ value;
+}
+
+uint64_t HashString(std::string_view text) {
+  uint64_t h = 1469598103934665603ULL;  // FNV-1a
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+}  // namespace
+
+std::string_view EvictionReasonName(EvictionReason reason) {
+  switch (reason) {
+    case EvictionReason::kNotEvicted:
+      return "";
+    case EvictionReason::kPreempted:
+      return "Preempted";
+    case EvictionReason::kPodsReadyTimeout:
+      return "PodsReadyTimeout";
+    case EvictionReason::kAdmissionCheck:
+      return "AdmissionCheck";
+    case EvictionReason::kClusterQueueStopped:
+      return "ClusterQueueStopped";
+    case EvictionReason::kLocalQueueStopped:
+      return "LocalQueueStopped";
+    case EvictionReason::kDeactivated:
+      return "Deactivated";
+    case EvictionReason::kNodeFailures:
+      return "NodeFailures";
+  }
+  return "";
+}
+
+bool LastAssignmentState::PendingFlavors() const {
+  for (const auto& pod_set : last_tried_flavor_idx) {
+    for (const auto& [resource, idx] : pod_set) {
+      if (idx != -1) return true;
+    }
+  }
+  return false;
+}
+
+int32_t LastAssignmentState::NextFlavorToTry(size_t pod_set, ResourceId resource) const {
+  if (pod_set >= last_tried_flavor_idx.size()) return 0;
+  for (const auto& [r, idx] : last_tried_flavor_idx[pod_set]) {
+    if (r == resource) return idx + 1;
+  }
+  return 0;
+}
+
+ResourceId ClusterState::InternResource(std::string_view name) {
+  auto it = resource_index_.find(std::string(name));
+  if (it != resource_index_.end()) return it->second;
+  ResourceId id = static_cast<ResourceId>(resources_.size());
+  resources_.emplace_back(name);
+  resource_index_.emplace(std::string(name), id);
+  if (name == "pods") pods_resource_ = id;
+  ComputeResourceRanks();
+  return id;
+}
+
+void ClusterState::ComputeResourceRanks() {
+  std::vector<int32_t> order(resources_.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+    return resources_[static_cast<size_t>(a)] < resources_[static_cast<size_t>(b)];
+  });
+  resource_rank_.assign(resources_.size(), 0);
+  for (size_t rank = 0; rank < order.size(); ++rank) {
+    resource_rank_[static_cast<size_t>(order[rank])] = static_cast<int32_t>(rank);
+  }
+}
+
+FlavorId ClusterState::InternFlavor(std::string_view name) {
+  auto it = flavor_index_.find(std::string(name));
+  if (it != flavor_index_.end()) return it->second;
+  FlavorId id = static_cast<FlavorId>(flavors_.size());
+  FlavorInfo info;
+  info.name = std::string(name);
+  flavors_.push_back(std::move(info));
+  flavor_index_.emplace(std::string(name), id);
+  return id;
+}
+
+FrId ClusterState::InternFr(FlavorId flavor, ResourceId resource) {
+  auto [it, inserted] = fr_index_.emplace(std::make_pair(flavor, resource),
+                                          static_cast<FrId>(fr_flavor_.size()));
+  if (inserted) {
+    fr_flavor_.push_back(flavor);
+    fr_resource_.push_back(resource);
+  }
+  return it->second;
+}
+
+ResourceId ClusterState::FindResource(std::string_view name) const {
+  auto it = resource_index_.find(std::string(name));
+  return it == resource_index_.end() ? kNone : it->second;
+}
+
+FlavorId ClusterState::FindFlavor(std::string_view name) const {
+  auto it = flavor_index_.find(std::string(name));
+  return it == flavor_index_.end() ? kNone : it->second;
+}
+
+FrId ClusterState::FindFr(FlavorId flavor, ResourceId resource) const {
+  auto it = fr_index_.find({flavor, resource});
+  return it == fr_index_.end() ? kNone : it->second;
+}
+
+CqId ClusterState::FindClusterQueue(std::string_view name) const {
+  auto it = cq_index_.find(std::string(name));
+  return it == cq_index_.end() ? kNone : it->second;
+}
+
+LqId ClusterState::FindLocalQueue(std::string_view ns, std::string_view name) const {
+  auto it = lq_index_.find(fmt::format("{}/{}", ns, name));
+  return it == lq_index_.end() ? kNone : it->second;
+}
+
+NamespaceId ClusterState::FindOrAddNamespace(std::string_view name) {
+  auto it = namespace_index_.find(std::string(name));
+  if (it != namespace_index_.end()) return it->second;
+  NamespaceId id = static_cast<NamespaceId>(namespaces_.size());
+  NamespaceInfo info;
+  info.name = std::string(name);
+  // A namespace referenced without a Namespace object is taken to exist,
+  // with the label Kubernetes gives every namespace.
+  info.labels["kubernetes.io/metadata.name"] = info.name;
+  info.exists = true;
+  namespaces_.push_back(std::move(info));
+  namespace_index_.emplace(std::string(name), id);
+  return id;
+}
+
+int32_t ClusterState::ResolvePriority(const model::Workload& spec) const {
+  if (spec.priority.has_value()) return *spec.priority;
+  auto find = [](const std::unordered_map<std::string, int32_t>& map,
+                 const std::string& name) -> std::optional<int32_t> {
+    auto it = map.find(name);
+    if (it == map.end()) return std::nullopt;
+    return it->second;
+  };
+  if (!spec.priority_class_name.empty()) {
+    auto value = spec.priority_class_source == kPodPriorityClassSource
+                     ? find(priority_classes_, spec.priority_class_name)
+                     : find(workload_priority_classes_, spec.priority_class_name);
+    if (value.has_value()) return *value;
+  }
+  if (spec.source_kind != model::WorkloadSourceKind::kJob) return 0;
+  // Job integration (jobframework): the WorkloadPriorityClass label, then
+  // the pod PriorityClass, then the global default, then the "default"
+  // WorkloadPriorityClass.
+  if (auto it = spec.meta.labels.find(kPriorityClassLabel); it != spec.meta.labels.end()) {
+    if (auto value = find(workload_priority_classes_, it->second)) return *value;
+  }
+  for (const auto& pod_set : spec.pod_sets) {
+    if (pod_set.priority_class_name.empty()) continue;
+    if (auto value = find(priority_classes_, pod_set.priority_class_name)) return *value;
+    break;
+  }
+  if (global_default_priority_.has_value()) return *global_default_priority_;
+  if (gates_.workload_priority_class_defaulting) {
+    if (auto value = find(workload_priority_classes_, "default")) return *value;
+  }
+  return 0;
+}
+
+absl::StatusOr<std::vector<ResourceAmount>> ClusterState::EffectiveRequests(
+    const model::PodSet& pod_set, const std::string& key) {
+  // Drop excluded prefixes, then apply transformations
+  // (workload.dropExcludedResources / applyResourceTransformations).
+  std::map<std::string, Amount> requests;
+  for (const auto& request : pod_set.requests) {
+    bool excluded = false;
+    for (const auto& prefix : configuration_.exclude_resource_prefixes) {
+      if (request.name.compare(0, prefix.size(), prefix) == 0) excluded = true;
+    }
+    if (!excluded) requests[request.name] = request.amount;
+  }
+  if (!configuration_.transformations.empty()) {
+    std::map<std::string, Amount> transformed;
+    for (const auto& [name, amount] : requests) {
+      const model::ResourceTransformation* transformation = nullptr;
+      for (const auto& t : configuration_.transformations) {
+        if (t.input == name) transformation = &t;
+      }
+      if (transformation == nullptr) {
+        transformed[name] = AddAmounts(transformed[name], amount);
+        continue;
+      }
+      if (transformation->strategy == model::TransformationStrategy::kRetain) {
+        transformed[name] = AddAmounts(transformed[name], amount);
+      }
+      for (const auto& [output, per_unit] : transformation->outputs) {
+        // amount is canonical for `name`; the exact input quantity is
+        // amount * 10^-3 for cpu, amount otherwise.
+        Quantity product = MultiplyQuantity(per_unit, amount);
+        if (IsMilliResource(name)) product.exponent10 -= 3;
+        auto value = CanonicalValue(product, output);
+        if (!value.ok()) {
+          return InvalidArgument(fmt::format(
+              "Workload \"{}\": pod set \"{}\": transformation of \"{}\" into \"{}\" overflows", key,
+              pod_set.name, name, output));
+        }
+        transformed[output] = AddAmounts(transformed[output], *value);
+      }
+    }
+    requests = std::move(transformed);
+  }
+  std::vector<ResourceAmount> out;
+  for (const auto& [name, amount] : requests) out.push_back({InternResource(name), amount});
+  // std::map iterates by name: the vector is sorted by resource name.
+  return out;
+}
+
+absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model::Workload> spec) {
+  WorkloadRecord record;
+  record.key = spec->meta.namespace_ + "/" + spec->meta.name;
+  if (workload_index_.count(record.key)) {
+    return InvalidArgument(fmt::format("{}: Workload \"{}\": duplicate workload",
+                                       spec->meta.source.ToString(), record.key));
+  }
+  record.ns = FindOrAddNamespace(spec->meta.namespace_);
+  record.lq = FindLocalQueue(spec->meta.namespace_, spec->queue_name);
+  record.priority = ResolvePriority(*spec);
+  record.creation = spec->meta.creation_timestamp.value_or(start_time_ + spec->arrival);
+  record.queue_order_timestamp = record.creation;
+  record.input_sequence = spec->input_sequence;
+  record.arrival = spec->arrival;
+  record.duration = spec->duration;
+  record.startup_delay = spec->startup_delay.value_or(default_startup_delay_);
+  record.has_closed_preemption_gate = !spec->preemption_gates.empty();
+  uint64_t hash = HashCombine(0, static_cast<uint64_t>(static_cast<uint32_t>(record.priority)));
+  for (const auto& pod_set : spec->pod_sets) {
+    PodSetInfo info;
+    info.spec = &pod_set;
+    info.count = pod_set.count;
+    info.min_count = pod_set.min_count.value_or(pod_set.count);
+    if (info.min_count < info.count) record.partially_admissible = true;
+    KUEUESIM_ASSIGN_OR_RETURN(info.per_pod, EffectiveRequests(pod_set, record.key));
+    // Scheduling-equivalence hash: priority and the shape of each pod set.
+    hash = HashCombine(hash, HashString(pod_set.name));
+    hash = HashCombine(hash, static_cast<uint64_t>(info.count));
+    hash = HashCombine(hash, static_cast<uint64_t>(info.min_count));
+    for (const auto& request : info.per_pod) {
+      hash = HashCombine(hash, HashString(resources_[static_cast<size_t>(request.resource)]));
+      hash = HashCombine(hash, static_cast<uint64_t>(request.amount));
+    }
+    for (const auto& [k, v] : pod_set.node_selector) {
+      hash = HashCombine(hash, HashString(k));
+      hash = HashCombine(hash, HashString(v));
+    }
+    for (const auto& term : pod_set.required_affinity) {
+      for (const auto& requirement : term.match_expressions) {
+        hash = HashCombine(hash, HashString(requirement.key));
+        hash = HashCombine(hash, static_cast<uint64_t>(requirement.op));
+        for (const auto& value : requirement.values) hash = HashCombine(hash, HashString(value));
+      }
+    }
+    for (const auto& toleration : pod_set.tolerations) {
+      hash = HashCombine(hash, HashString(toleration.key));
+      hash = HashCombine(hash, HashString(toleration.value));
+      hash = HashCombine(hash, static_cast<uint64_t>(toleration.op));
+    }
+    if (pod_set.topology_request.has_value()) {
+      const auto& tr = *pod_set.topology_request;
+      hash = HashCombine(hash, HashString(tr.required.value_or("") + "|" + tr.preferred.value_or("")));
+      hash = HashCombine(hash, tr.unconstrained.has_value() ? (*tr.unconstrained ? 2 : 1) : 0);
+      for (const auto& layer : tr.slice_layers) {
+        hash = HashCombine(hash, HashString(layer.topology));
+        hash = HashCombine(hash, static_cast<uint64_t>(layer.size));
+      }
+    }
+    record.pod_sets.push_back(std::move(info));
+  }
+  // The hash must never be the "unknown" 0.
+  record.scheduling_hash = hash == 0 ? 1 : hash;
+  record.spec = std::move(spec);
+  WorkloadId id = static_cast<WorkloadId>(workloads_.size());
+  workload_index_.emplace(record.key, id);
+  workloads_.push_back(std::move(record));
+  return id;
+}
+
+absl::StatusOr<std::unique_ptr<ClusterState>> ClusterState::Build(const scenario::ClusterSpec& spec,
+                                                                  UnixMicros start_time,
+                                                                  SimDuration default_startup_delay) {
+  std::unique_ptr<ClusterState> state(new ClusterState());
+  state->name_ = spec.name;
+  state->spec_ = spec;
+  const scenario::ClusterSpec& own = state->spec_;
+  state->gates_ = own.feature_gates;
+  state->configuration_ = own.configuration;
+  state->start_time_ = start_time;
+  state->default_startup_delay_ = default_startup_delay;
+
+  for (const auto& flavor : own.resource_flavors) {
+    FlavorId id = state->InternFlavor(flavor.meta.name);
+    state->flavors_[static_cast<size_t>(id)].exists = true;
+    state->flavors_[static_cast<size_t>(id)].spec = &flavor;
+  }
+  // Intern every (flavor, resource) of every quota holder first, so that
+  // the tree can be sized once.
+  auto intern_groups = [&](const std::vector<model::ResourceGroup>& groups) {
+    for (const auto& group : groups) {
+      for (const auto& resource : group.covered_resources) state->InternResource(resource);
+      for (const auto& flavor : group.flavors) {
+        FlavorId f = state->InternFlavor(flavor.name);
+        for (const auto& resource : group.covered_resources) {
+          state->InternFr(f, state->InternResource(resource));
+        }
+      }
+    }
+  };
+  for (const auto& cq : own.cluster_queues) intern_groups(cq.resource_groups);
+  for (const auto& cohort : own.cohorts) intern_groups(cohort.resource_groups);
+  state->InternResource("pods");
+
+  state->tree_ = std::make_unique<quota::QuotaTree>(state->fr_resource_, state->resource_rank_);
+  quota::QuotaTree& tree = *state->tree_;
+  auto set_quotas = [&](NodeId node, const std::vector<model::ResourceGroup>& groups) {
+    for (const auto& group : groups) {
+      for (const auto& flavor : group.flavors) {
+        FlavorId f = state->FindFlavor(flavor.name);
+        for (const auto& q : flavor.resources) {
+          quota::FrQuota fr_quota;
+          fr_quota.nominal = q.nominal_quota;
+          fr_quota.borrowing_limit = q.borrowing_limit.value_or(quota::kNoLimit);
+          fr_quota.lending_limit = q.lending_limit.value_or(quota::kNoLimit);
+          tree.SetQuota(node, state->FindFr(f, state->FindResource(q.name)), fr_quota);
+        }
+      }
+    }
+  };
+
+  // ClusterQueues.
+  std::set<std::string> checks_present;
+  std::set<std::string> checks_active;
+  for (const auto& check : own.admission_checks) {
+    checks_present.insert(check.meta.name);
+    if (check.active) checks_active.insert(check.meta.name);
+  }
+  for (const auto& cq : own.cluster_queues) {
+    ClusterQueueInfo info;
+    info.name = cq.meta.name;
+    info.spec = &cq;
+    info.node = tree.AddNode(cq.meta.name, /*is_cluster_queue=*/true);
+    tree.SetFairWeight(info.node, cq.fair_weight);
+    set_quotas(info.node, cq.resource_groups);
+    std::vector<std::string> missing_flavors;
+    for (const auto& group : cq.resource_groups) {
+      ResourceGroupInfo rg;
+      for (const auto& resource : group.covered_resources) {
+        rg.covered.push_back(state->FindResource(resource));
+      }
+      for (const auto& flavor : group.flavors) {
+        FlavorId f = state->FindFlavor(flavor.name);
+        rg.flavors.push_back(f);
+        if (!state->flavor(f).exists) missing_flavors.push_back(flavor.name);
+        for (ResourceId r : rg.covered) rg.frs.push_back(state->FindFr(f, r));
+      }
+      info.groups.push_back(std::move(rg));
+    }
+    std::vector<std::string> reasons;
+    if (cq.stop_policy != model::StopPolicy::kNone) reasons.push_back("is stopped");
+    if (!missing_flavors.empty()) {
+      std::string names;
+      for (const auto& n : missing_flavors) names += (names.empty() ? "" : ",") + n;
+      reasons.push_back(fmt::format("references missing ResourceFlavor(s): {}", names));
+    }
+    for (const auto& check : cq.admission_checks) {
+      if (!checks_present.count(check.name)) {
+        reasons.push_back(fmt::format("references missing AdmissionCheck(s): {}", check.name));
+      } else if (!checks_active.count(check.name)) {
+        reasons.push_back(fmt::format("references inactive AdmissionCheck(s): {}", check.name));
+      }
+    }
+    info.active = reasons.empty();
+    for (const auto& r : reasons) info.inactive_reason += (info.inactive_reason.empty() ? "" : ", ") + r;
+    state->cq_index_.emplace(info.name, static_cast<CqId>(state->cqs_.size()));
+    state->cqs_.push_back(std::move(info));
+  }
+  // Cohorts, explicit and implicit (named by a ClusterQueue or as a parent).
+  std::unordered_map<std::string, NodeId> cohort_nodes;
+  std::function<NodeId(const std::string&)> cohort_node = [&](const std::string& name) -> NodeId {
+    auto it = cohort_nodes.find(name);
+    if (it != cohort_nodes.end()) return it->second;
+    NodeId node = tree.AddNode(name, /*is_cluster_queue=*/false);
+    cohort_nodes.emplace(name, node);
+    return node;
+  };
+  for (const auto& cohort : own.cohorts) {
+    NodeId node = cohort_node(cohort.meta.name);
+    tree.SetFairWeight(node, cohort.fair_weight);
+    set_quotas(node, cohort.resource_groups);
+    if (!cohort.parent.empty()) tree.SetParent(node, cohort_node(cohort.parent));
+  }
+  for (auto& info : state->cqs_) {
+    if (!info.spec->cohort.empty()) tree.SetParent(info.node, cohort_node(info.spec->cohort));
+  }
+  tree.Finalize();
+  state->node_cq_.assign(static_cast<size_t>(tree.num_nodes()), kNone);
+  for (CqId id = 0; id < state->num_cluster_queues(); ++id) {
+    state->node_cq_[static_cast<size_t>(state->cq(id).node)] = id;
+  }
+
+  // Namespaces, LocalQueues, priority classes.
+  for (const auto& ns : own.namespaces) {
+    NamespaceId id = state->FindOrAddNamespace(ns.meta.name);
+    state->namespaces_[static_cast<size_t>(id)].labels = ns.meta.labels;
+  }
+  for (const auto& lq : own.local_queues) {
+    LocalQueueInfo info;
+    info.namespace_ = lq.meta.namespace_;
+    info.name = lq.meta.name;
+    info.ns = state->FindOrAddNamespace(lq.meta.namespace_);
+    info.cq = state->FindClusterQueue(lq.cluster_queue);
+    info.spec = &lq;
+    state->lq_index_.emplace(info.namespace_ + "/" + info.name, static_cast<LqId>(state->lqs_.size()));
+    state->lqs_.push_back(std::move(info));
+  }
+  for (const auto& wpc : own.workload_priority_classes) {
+    state->workload_priority_classes_[wpc.meta.name] = wpc.value;
+  }
+  for (const auto& pc : own.priority_classes) {
+    state->priority_classes_[pc.meta.name] = pc.value;
+    if (pc.global_default && (!state->global_default_priority_.has_value() ||
+                              pc.value < *state->global_default_priority_)) {
+      state->global_default_priority_ = pc.value;
+    }
+  }
+  // Group-of-resource tables, now that every resource is interned.
+  for (auto& info : state->cqs_) {
+    info.group_of_resource.assign(static_cast<size_t>(state->num_resources()), kNone);
+    for (size_t g = 0; g < info.groups.size(); ++g) {
+      for (ResourceId r : info.groups[g].covered) {
+        info.group_of_resource[static_cast<size_t>(r)] = static_cast<int32_t>(g);
+      }
+    }
+    info.covers_pods = info.GroupOf(state->pods_resource_) != kNone;
+  }
+  return state;
+}
+
+}  // namespace kueuesim::cluster

@@ -1,0 +1,78 @@
+// SchedulingSnapshot; see snapshot.h.
+#include "kueuesim/cluster/snapshot.h"
+
+#include <algorithm>
+
+#include "kueuesim/base/status.h"
+
+namespace kueuesim::cluster {
+
+std::span<const FrAmount> SchedulingSnapshot::UsageOf(WorkloadId id) const {
+  const WorkloadRecord& wl = state_->workload(id);
+  if (!wl.admission.has_value()) return {};
+  return wl.admission->usage;
+}
+
+CqId SchedulingSnapshot::HoldingCq(WorkloadId id) const {
+  const WorkloadRecord& wl = state_->workload(id);
+  return wl.admission.has_value() ? wl.admission->cq : kNone;
+}
+
+void SchedulingSnapshot::RemoveWorkload(WorkloadId id) {
+  WorkloadRecord& wl = state_->workload(id);
+  KUEUESIM_CHECK(wl.admission.has_value() && !wl.snapshot_removed);
+  wl.snapshot_removed = true;
+  state_->tree().RemoveUsage(state_->cq(wl.admission->cq).node, wl.admission->usage);
+}
+
+void SchedulingSnapshot::AddWorkload(WorkloadId id) {
+  WorkloadRecord& wl = state_->workload(id);
+  KUEUESIM_CHECK(wl.admission.has_value() && wl.snapshot_removed);
+  wl.snapshot_removed = false;
+  state_->tree().AddUsage(state_->cq(wl.admission->cq).node, wl.admission->usage);
+}
+
+void SchedulingSnapshot::RemoveWorkloadUsage(WorkloadId id) {
+  const WorkloadRecord& wl = state_->workload(id);
+  state_->tree().RemoveUsage(state_->cq(wl.admission->cq).node, wl.admission->usage);
+}
+
+void SchedulingSnapshot::AddWorkloadUsage(WorkloadId id) {
+  const WorkloadRecord& wl = state_->workload(id);
+  state_->tree().AddUsage(state_->cq(wl.admission->cq).node, wl.admission->usage);
+}
+
+void SchedulingSnapshot::AddUsage(CqId cq, std::span<const FrAmount> usage) {
+  state_->tree().AddUsage(state_->cq(cq).node, usage);
+}
+
+void SchedulingSnapshot::RemoveUsage(CqId cq, std::span<const FrAmount> usage) {
+  state_->tree().RemoveUsage(state_->cq(cq).node, usage);
+}
+
+bool SchedulingSnapshot::FitsQuota(CqId cq, std::span<const FrAmount> usage) const {
+  const NodeId node = state_->cq(cq).node;
+  for (const FrAmount& u : usage) {
+    if (state_->tree().Available(node, u.fr) < u.amount) return false;
+  }
+  return true;
+}
+
+UnixMicros SchedulingSnapshot::QuotaReservationTime(WorkloadId id) const {
+  const WorkloadRecord& wl = state_->workload(id);
+  return wl.admission.has_value() ? wl.quota_reserved_at : wall_now();
+}
+
+bool SchedulingSnapshot::UsesResources(WorkloadId id, std::span<const FrId> frs) const {
+  const WorkloadRecord& wl = state_->workload(id);
+  if (!wl.admission.has_value()) return false;
+  for (const auto& ps : wl.admission->pod_sets) {
+    for (const auto& entry : ps.entries) {
+      FrId fr = state_->FindFr(entry.flavor, entry.resource);
+      if (fr != kNone && std::find(frs.begin(), frs.end(), fr) != frs.end()) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace kueuesim::cluster

@@ -1,0 +1,614 @@
+// Flavor assignment; a close translation of kueue
+// pkg/scheduler/flavorassigner/flavorassigner.go (see the header).
+#include "kueuesim/flavor/flavor_assigner.h"
+
+#include <algorithm>
+#include <climits>
+
+#include <fmt/format.h>
+
+#include "kueuesim/model/selectors.h"
+
+namespace kueuesim::flavor {
+namespace {
+
+using cluster::ClusterQueueInfo;
+using cluster::kNone;
+using cluster::ResourceAmount;
+using model::FungibilityPolicy;
+using model::FungibilityPreference;
+
+// preemptionMode, best last.
+enum class PreemptionMode : int8_t { kNoFit = 0, kNoPreemptionCandidates, kPreempt, kReclaim, kFit };
+
+struct GranularMode {
+  PreemptionMode preemption_mode = PreemptionMode::kNoFit;
+  int32_t borrowing_level = INT_MAX;
+
+  bool IsPreemptMode() const {
+    return preemption_mode == PreemptionMode::kPreempt || preemption_mode == PreemptionMode::kReclaim;
+  }
+};
+
+GranularMode WorstMode() { return {PreemptionMode::kNoFit, INT_MAX}; }
+GranularMode BestMode() { return {PreemptionMode::kFit, 0}; }
+
+AssignmentMode ToAssignmentMode(PreemptionMode mode) {
+  switch (mode) {
+    case PreemptionMode::kNoFit:
+      return AssignmentMode::kNoFit;
+    case PreemptionMode::kNoPreemptionCandidates:
+    case PreemptionMode::kPreempt:
+    case PreemptionMode::kReclaim:
+      return AssignmentMode::kPreempt;
+    case PreemptionMode::kFit:
+      return AssignmentMode::kFit;
+  }
+  return AssignmentMode::kNoFit;
+}
+
+PreemptionMode FromPossibility(PreemptionPossibility possibility) {
+  switch (possibility) {
+    case PreemptionPossibility::kNoCandidates:
+      return PreemptionMode::kNoPreemptionCandidates;
+    case PreemptionPossibility::kPreempt:
+      return PreemptionMode::kPreempt;
+    case PreemptionPossibility::kReclaim:
+      return PreemptionMode::kReclaim;
+  }
+  return PreemptionMode::kNoFit;
+}
+
+// isPreferred: whether `a` is a better mode than `b`.
+bool IsPreferred(const GranularMode& a, const GranularMode& b, const model::FlavorFungibility& f) {
+  if (a.preemption_mode == PreemptionMode::kNoFit) return false;
+  if (b.preemption_mode == PreemptionMode::kNoFit) return true;
+  const bool a_no_candidates = a.preemption_mode == PreemptionMode::kNoPreemptionCandidates;
+  const bool b_no_candidates = b.preemption_mode == PreemptionMode::kNoPreemptionCandidates;
+  if (a_no_candidates != b_no_candidates) return !a_no_candidates;
+  if (f.preference == FungibilityPreference::kPreemptionOverBorrowing) {
+    if (a.borrowing_level != b.borrowing_level) return a.borrowing_level < b.borrowing_level;
+    return a.preemption_mode > b.preemption_mode;
+  }
+  // BorrowingOverPreemption and the unset default compare the preemption
+  // mode first (the API comment says otherwise; the code is followed).
+  if (a.preemption_mode != b.preemption_mode) return a.preemption_mode > b.preemption_mode;
+  return a.borrowing_level < b.borrowing_level;
+}
+
+bool ShouldTryNextFlavor(const GranularMode& mode, const model::FlavorFungibility& f) {
+  if (mode.preemption_mode == PreemptionMode::kNoFit ||
+      mode.preemption_mode == PreemptionMode::kNoPreemptionCandidates) {
+    return true;
+  }
+  if (mode.IsPreemptMode() && f.when_can_preempt == FungibilityPolicy::kTryNextFlavor) return true;
+  if (mode.borrowing_level != 0 && f.when_can_borrow == FungibilityPolicy::kTryNextFlavor) return true;
+  return false;
+}
+
+Amount FindAmount(const std::vector<FrAmount>& usage, FrId fr) {
+  for (const FrAmount& u : usage) {
+    if (u.fr == fr) return u.amount;
+  }
+  return 0;
+}
+
+void AddToUsage(std::vector<FrAmount>* usage, FrId fr, Amount amount) {
+  for (FrAmount& u : *usage) {
+    if (u.fr == fr) {
+      u.amount = AddAmounts(u.amount, amount);
+      return;
+    }
+  }
+  usage->push_back({fr, amount});
+}
+
+// Inserts or overwrites `resource` in a rank-sorted request list.
+void SetRequest(const cluster::ClusterState& state, std::vector<ResourceAmount>* requests,
+                ResourceId resource, Amount amount) {
+  auto it = std::find_if(requests->begin(), requests->end(),
+                         [&](const ResourceAmount& r) { return r.resource == resource; });
+  if (it != requests->end()) {
+    it->amount = amount;
+    return;
+  }
+  auto pos = std::find_if(requests->begin(), requests->end(), [&](const ResourceAmount& r) {
+    return state.resource_rank(r.resource) > state.resource_rank(resource);
+  });
+  requests->insert(pos, {resource, amount});
+}
+
+}  // namespace
+
+const char* AssignmentModeName(AssignmentMode mode) {
+  switch (mode) {
+    case AssignmentMode::kNoFit:
+      return "NoFit";
+    case AssignmentMode::kPreempt:
+      return "Preempt";
+    case AssignmentMode::kDeferredFit:
+      return "DeferredFit";
+    case AssignmentMode::kFit:
+      return "Fit";
+  }
+  return "Unknown";
+}
+
+AssignmentMode PodSetAssignmentResult::RepresentativeMode() const {
+  if (!error && reasons.empty()) return AssignmentMode::kFit;
+  if (error || flavors.empty()) return AssignmentMode::kNoFit;
+  AssignmentMode mode = AssignmentMode::kFit;
+  for (const auto& f : flavors) mode = std::min(mode, f.mode);
+  return mode;
+}
+
+const ResourceFlavorAssignment* PodSetAssignmentResult::FlavorFor(ResourceId resource) const {
+  for (const auto& f : flavors) {
+    if (f.resource == resource) return &f;
+  }
+  return nullptr;
+}
+
+AssignmentMode Assignment::RepresentativeMode() const {
+  if (pod_sets.empty()) return AssignmentMode::kNoFit;
+  if (mode_override.has_value()) return *mode_override;
+  AssignmentMode mode = AssignmentMode::kFit;
+  for (const auto& ps : pod_sets) mode = std::min(mode, ps.RepresentativeMode());
+  return mode;
+}
+
+void Assignment::SetRepresentativeMode(AssignmentMode mode) {
+  mode_override = mode;
+  for (auto& ps : pod_sets) {
+    for (auto& f : ps.flavors) f.mode = mode;
+  }
+}
+
+std::vector<FrId> Assignment::FrsNeedingPreemption(const cluster::ClusterState& state) const {
+  std::vector<FrId> frs;
+  for (const auto& ps : pod_sets) {
+    for (const auto& f : ps.flavors) {
+      if (f.mode != AssignmentMode::kPreempt) continue;
+      FrId fr = state.FindFr(f.flavor, f.resource);
+      if (fr != kNone && std::find(frs.begin(), frs.end(), fr) == frs.end()) frs.push_back(fr);
+    }
+  }
+  std::sort(frs.begin(), frs.end());
+  return frs;
+}
+
+std::string Assignment::Message(const cluster::ClusterState& /*state*/,
+                                const cluster::WorkloadRecord& wl) const {
+  std::string out;
+  for (const auto& ps : pod_sets) {
+    if (!ps.error && ps.reasons.empty()) continue;
+    const std::string& name = wl.pod_sets[static_cast<size_t>(ps.pod_set_index)].spec->name;
+    std::vector<std::string> reasons = ps.reasons;
+    std::sort(reasons.begin(), reasons.end());
+    std::string joined;
+    for (const auto& r : reasons) joined += (joined.empty() ? "" : ", ") + r;
+    if (ps.error) return fmt::format("failed to assign flavors to pod set {}: {}", name, joined);
+    if (!out.empty()) out += "; ";
+    out += fmt::format("couldn't assign flavors to pod set {}: {}", name, joined);
+  }
+  return out;
+}
+
+bool IsTasOnly(const cluster::ClusterState& state, const ClusterQueueInfo& cq) {
+  for (const auto& group : cq.groups) {
+    for (FlavorId f : group.flavors) {
+      const auto& flavor = state.flavor(f);
+      if (!flavor.exists || flavor.spec->topology_name.empty()) return false;
+    }
+  }
+  return true;
+}
+
+bool IsTasRequested(const cluster::ClusterState& state, const ClusterQueueInfo& cq,
+                    const model::PodSet& pod_set) {
+  if (pod_set.topology_request.has_value() && pod_set.topology_request->IsExplicit()) return true;
+  return IsTasOnly(state, cq);
+}
+
+struct FlavorAssigner::FlavorSearchResult {
+  std::vector<ResourceFlavorAssignment> flavors;
+  std::vector<std::string> reasons;
+  bool error = false;
+  bool fit = false;  // status nil in Kueue: the best mode was a plain fit
+};
+
+FlavorAssigner::FlavorAssigner(const cluster::ClusterState& state, cluster::CqId cq,
+                               const cluster::WorkloadRecord& workload,
+                               cluster::WorkloadId workload_id, PreemptionOracle* oracle,
+                               TopologyPlacer* placer, FlavorAssignerOptions options)
+    : state_(state),
+      cq_(cq),
+      cq_info_(state.cq(cq)),
+      workload_(workload),
+      workload_id_(workload_id),
+      oracle_(oracle),
+      placer_(placer),
+      options_(options) {}
+
+Assignment FlavorAssigner::Assign(const std::vector<int32_t>* counts) {
+  Assignment assignment;
+  assignment.last_state.cluster_queue_generation = cq_info_.allocatable_generation;
+  assignment.last_state.scheduling_cycle = options_.scheduling_cycle;
+  assignment.last_state.scheduling_hash = workload_.scheduling_hash;
+  const bool ignore_undeclared =
+      state_.gates().quota_check_strategy && state_.configuration().quota_check_ignore_undeclared;
+
+  // Per pod set totals, and the pod set groups in order of first appearance.
+  const size_t n = workload_.pod_sets.size();
+  std::vector<std::vector<ResourceAmount>> totals(n);
+  std::vector<int32_t> pod_counts(n);
+  std::vector<std::string> group_keys;
+  std::vector<std::vector<size_t>> groups;
+  for (size_t i = 0; i < n; ++i) {
+    const cluster::PodSetInfo& ps = workload_.pod_sets[i];
+    pod_counts[i] = counts != nullptr ? (*counts)[i] : ps.count;
+    for (const ResourceAmount& r : ps.per_pod) {
+      totals[i].push_back({r.resource, MulAmount(r.amount, pod_counts[i])});
+    }
+    if (cq_info_.covers_pods) SetRequest(state_, &totals[i], state_.pods_resource(), pod_counts[i]);
+    std::string key = std::to_string(i);
+    if (ps.spec->topology_request.has_value() && ps.spec->topology_request->pod_set_group_name) {
+      key = *ps.spec->topology_request->pod_set_group_name;
+    }
+    auto it = std::find(group_keys.begin(), group_keys.end(), key);
+    if (it == group_keys.end()) {
+      group_keys.push_back(key);
+      groups.push_back({i});
+    } else {
+      groups[static_cast<size_t>(it - group_keys.begin())].push_back(i);
+    }
+  }
+
+  for (const auto& group : groups) {
+    std::vector<ResourceAmount> requests;
+    for (size_t i : group) {
+      for (const ResourceAmount& r : totals[i]) {
+        auto it = std::find_if(requests.begin(), requests.end(),
+                               [&](const ResourceAmount& x) { return x.resource == r.resource; });
+        if (it == requests.end()) {
+          SetRequest(state_, &requests, r.resource, r.amount);
+        } else {
+          it->amount = AddAmounts(it->amount, r.amount);
+        }
+      }
+    }
+    std::vector<ResourceFlavorAssignment> group_flavors;
+    bool group_error = false;
+    std::vector<std::string> group_reasons;
+    for (const ResourceAmount& request : requests) {
+      if (cq_info_.GroupOf(request.resource) == kNone) {
+        if (request.amount == 0) continue;
+        if (ignore_undeclared) continue;
+      }
+      auto found = std::find_if(group_flavors.begin(), group_flavors.end(),
+                                [&](const auto& f) { return f.resource == request.resource; });
+      if (found != group_flavors.end()) continue;
+      FlavorSearchResult result =
+          FindFlavorForPodSets(group, requests, request.resource, assignment.usage);
+      if (result.error || (result.flavors.empty() && !requests.empty())) {
+        group_flavors.clear();
+        group_error = result.error;
+        group_reasons = result.reasons;
+        break;
+      }
+      group_flavors.insert(group_flavors.end(), result.flavors.begin(), result.flavors.end());
+      if (!result.fit) {
+        group_reasons.insert(group_reasons.end(), result.reasons.begin(), result.reasons.end());
+      }
+    }
+
+    bool failed = false;
+    for (size_t i : group) {
+      PodSetAssignmentResult ps;
+      ps.pod_set_index = static_cast<int32_t>(i);
+      ps.count = pod_counts[i];
+      ps.requests = totals[i];
+      // resolvePodSetFlavors: the group's flavors of the resources this pod
+      // set requests; a pod set requesting nothing inherits the group's TAS
+      // flavors.
+      if (!totals[i].empty()) {
+        for (const auto& f : group_flavors) {
+          bool requested = std::any_of(totals[i].begin(), totals[i].end(),
+                                       [&](const ResourceAmount& r) { return r.resource == f.resource; });
+          if (requested) ps.flavors.push_back(f);
+        }
+      } else if (workload_.pod_sets[i].spec->topology_request.has_value() &&
+                 workload_.pod_sets[i].spec->topology_request->pod_set_group_name) {
+        for (const auto& f : group_flavors) {
+          const auto& flavor = state_.flavor(f.flavor);
+          if (flavor.exists && !flavor.spec->topology_name.empty()) ps.flavors.push_back(f);
+        }
+      }
+      ps.reasons = group_reasons;
+      ps.error = group_error;
+      // assignment.append
+      std::vector<std::pair<ResourceId, int32_t>> tried;
+      for (const auto& f : ps.flavors) {
+        assignment.borrowing = std::max(assignment.borrowing, f.borrow);
+        Amount amount = 0;
+        for (const ResourceAmount& r : ps.requests) {
+          if (r.resource == f.resource) amount = r.amount;
+        }
+        AddToUsage(&assignment.usage, state_.FindFr(f.flavor, f.resource), amount);
+        tried.emplace_back(f.resource, f.tried_flavor_idx);
+      }
+      assignment.last_state.last_tried_flavor_idx.push_back(std::move(tried));
+      if (ps.error || (!ps.requests.empty() && ps.flavors.empty())) failed = true;
+      assignment.pod_sets.push_back(std::move(ps));
+    }
+    if (failed) return assignment;
+  }
+  if (assignment.RepresentativeMode() == AssignmentMode::kNoFit) return assignment;
+
+  // Topology-aware scheduling (TAS pass inside Assign).
+  if (placer_ != nullptr && state_.gates().topology_aware_scheduling) {
+    if (assignment.RepresentativeMode() == AssignmentMode::kFit) {
+      if (auto failure = placer_->Place(cq_, workload_id_, &assignment, /*simulate_empty=*/false)) {
+        auto& ps = assignment.pod_sets[*failure];
+        ps.reasons.push_back("topology placement failed");
+        for (auto& f : ps.flavors) f.mode = AssignmentMode::kPreempt;
+        assignment.mode_override = AssignmentMode::kPreempt;
+      }
+    }
+    if (assignment.RepresentativeMode() == AssignmentMode::kPreempt) {
+      if (auto failure = placer_->Place(cq_, workload_id_, &assignment, /*simulate_empty=*/true)) {
+        auto& ps = assignment.pod_sets[*failure];
+        for (auto& f : ps.flavors) f.mode = AssignmentMode::kNoFit;
+        assignment.mode_override = AssignmentMode::kNoFit;
+      } else {
+        for (auto& ps : assignment.pod_sets) {
+          if (!IsTasRequested(state_, cq_info_, *workload_.pod_sets[static_cast<size_t>(ps.pod_set_index)].spec)) {
+            continue;
+          }
+          for (auto& f : ps.flavors) f.mode = AssignmentMode::kPreempt;
+          assignment.mode_override = AssignmentMode::kPreempt;
+        }
+      }
+    }
+  }
+  return assignment;
+}
+
+FlavorAssigner::FlavorSearchResult FlavorAssigner::FindFlavorForPodSets(
+    const std::vector<size_t>& pod_sets, const std::vector<ResourceAmount>& requests,
+    ResourceId resource, const std::vector<FrAmount>& usage) {
+  FlavorSearchResult result;
+  const int32_t group_index = cq_info_.GroupOf(resource);
+  if (group_index == kNone) {
+    result.reasons.push_back(
+        fmt::format("resource {} unavailable in ClusterQueue", state_.resource_name(resource)));
+    return result;
+  }
+  const cluster::ResourceGroupInfo& group = cq_info_.groups[static_cast<size_t>(group_index)];
+  // The requests covered by this resource group, with their index in the
+  // group's covered list.
+  std::vector<std::pair<size_t, Amount>> covered;
+  for (const ResourceAmount& r : requests) {
+    for (size_t c = 0; c < group.covered.size(); ++c) {
+      if (group.covered[c] == r.resource) covered.emplace_back(c, r.amount);
+    }
+  }
+  const model::FlavorFungibility& fungibility = cq_info_.spec->flavor_fungibility;
+  const bool fungibility_gate = state_.gates().flavor_fungibility;
+  const bool respect_nomination =
+      options_.nomination_mapping != nullptr && !options_.nomination_mapping->empty() &&
+      (state_.gates().recompute_assignment_upon_preemption_targets_overlap ||
+       (state_.gates().topology_aware_scheduling &&
+        state_.gates().tas_recompute_assignment_within_scheduling_cycle));
+  const quota::QuotaTree& tree = state_.tree();
+
+  std::vector<ResourceFlavorAssignment> best;
+  GranularMode best_mode = WorstMode();
+  int32_t attempted = -1;
+  int32_t start = 0;
+  if (fungibility_gate && workload_.last_assignment.has_value()) {
+    start = workload_.last_assignment->NextFlavorToTry(pod_sets[0], resource);
+  }
+  const int32_t num_flavors = static_cast<int32_t>(group.flavors.size());
+  for (int32_t idx = start; idx < num_flavors; ++idx) {
+    attempted = idx;
+    const FlavorId flavor = group.flavors[static_cast<size_t>(idx)];
+    const std::string& flavor_name = state_.flavor(flavor).name;
+    if (respect_nomination) {
+      bool in_mapping = false;
+      for (size_t i : pod_sets) {
+        if (i >= options_.nomination_mapping->size()) continue;
+        for (const auto& [r, f] : (*options_.nomination_mapping)[i]) {
+          if (r == resource && f == flavor) in_mapping = true;
+        }
+      }
+      if (!in_mapping) {
+        result.reasons.push_back(fmt::format(
+            "skipping flavor {} as it is not found in the nomination mapping for resource {}",
+            flavor_name, state_.resource_name(resource)));
+        continue;
+      }
+    }
+    std::vector<std::string> flavor_reasons = CheckFlavorForPodSets(flavor, pod_sets, group);
+    if (!flavor_reasons.empty()) {
+      result.reasons.insert(result.reasons.end(), flavor_reasons.begin(), flavor_reasons.end());
+      continue;
+    }
+
+    std::vector<ResourceFlavorAssignment> assignments;
+    GranularMode representative = BestMode();
+    for (const auto& [c, value] : covered) {
+      const ResourceId r = group.covered[c];
+      const FrId fr = group.Fr(static_cast<size_t>(idx), c);
+      // fitsResourceQuota
+      const Amount available = tree.Available(cq_info_.node, fr);
+      const Amount max_capacity = tree.PotentialAvailable(cq_info_.node, fr);
+      const Amount assumed = FindAmount(usage, fr);
+      const Amount val = AddAmounts(assumed, value);
+      PreemptionMode mode;
+      int32_t borrow = 0;
+      if (val > max_capacity) {
+        mode = PreemptionMode::kNoFit;
+        result.reasons.push_back(fmt::format(
+            "insufficient quota for {} in flavor {}, previously considered podsets requests ({}) + "
+            "current podset request ({}) > maximum capacity ({})",
+            state_.resource_name(r), flavor_name, FormatAmount(assumed, state_.resource_name(r)),
+            FormatAmount(value, state_.resource_name(r)),
+            FormatAmount(max_capacity, state_.resource_name(r))));
+      } else {
+        auto [level, may_reclaim] = tree.FindHeightOfLowestSubtreeThatFits(cq_info_.node, fr, val);
+        borrow = level;
+        if (val <= available) {
+          mode = PreemptionMode::kFit;
+        } else {
+          result.reasons.push_back(fmt::format(
+              "insufficient unused quota for {} in flavor {}, {} more needed",
+              state_.resource_name(r), flavor_name,
+              FormatAmount(SubAmounts(val, available), state_.resource_name(r))));
+          const auto& preemption = cq_info_.spec->preemption;
+          const bool can_preempt_while_borrowing =
+              (preemption.borrow_within_cohort.has_value() &&
+               preemption.borrow_within_cohort->policy != model::BorrowWithinCohortPolicy::kNever) ||
+              (options_.fair_sharing &&
+               preemption.reclaim_within_cohort != model::PreemptionPolicy::kNever);
+          if (tree.quota(cq_info_.node, fr).nominal >= val || may_reclaim ||
+              can_preempt_while_borrowing) {
+            if (oracle_ != nullptr) {
+              auto [possibility, borrow_after] =
+                  oracle_->SimulatePreemption(cq_, workload_id_, fr, val);
+              mode = FromPossibility(possibility);
+              borrow = borrow_after;
+            } else {
+              mode = PreemptionMode::kNoPreemptionCandidates;
+            }
+          } else {
+            mode = PreemptionMode::kNoFit;
+          }
+        }
+      }
+      GranularMode granular{mode, borrow};
+      if (IsPreferred(representative, granular, fungibility)) representative = granular;
+      if (representative.preemption_mode == PreemptionMode::kNoFit) continue;
+      ResourceFlavorAssignment a;
+      a.resource = r;
+      a.flavor = flavor;
+      a.mode = ToAssignmentMode(mode);
+      a.borrow = borrow;
+      assignments.push_back(a);
+    }
+
+    if (fungibility_gate) {
+      if (!ShouldTryNextFlavor(representative, fungibility)) {
+        best = std::move(assignments);
+        best_mode = representative;
+        break;
+      }
+      if (IsPreferred(representative, best_mode, fungibility)) {
+        best = std::move(assignments);
+        best_mode = representative;
+      }
+    } else if (representative.preemption_mode > best_mode.preemption_mode) {
+      best = std::move(assignments);
+      best_mode = representative;
+      if (best_mode.preemption_mode == PreemptionMode::kFit) {
+        result.flavors = std::move(best);
+        result.fit = true;
+        result.reasons.clear();
+        return result;
+      }
+    }
+  }
+
+  if (fungibility_gate) {
+    for (auto& a : best) a.tried_flavor_idx = attempted == num_flavors - 1 ? -1 : attempted;
+    if (best_mode.preemption_mode == PreemptionMode::kFit) {
+      result.flavors = std::move(best);
+      result.fit = true;
+      result.reasons.clear();
+      return result;
+    }
+  }
+  result.flavors = std::move(best);
+  return result;
+}
+
+std::vector<std::string> FlavorAssigner::CheckFlavorForPodSets(
+    FlavorId flavor_id, const std::vector<size_t>& pod_sets,
+    const cluster::ResourceGroupInfo& group) const {
+  const cluster::FlavorInfo& flavor = state_.flavor(flavor_id);
+  if (!flavor.exists) return {fmt::format("flavor {} not found", flavor.name)};
+  const model::ResourceFlavor& spec = *flavor.spec;
+  for (size_t i : pod_sets) {
+    const model::PodSet& ps = *workload_.pod_sets[i].spec;
+    if (state_.gates().topology_aware_scheduling) {
+      if (IsTasRequested(state_, cq_info_, ps)) {
+        const bool implied = !(ps.topology_request.has_value() && ps.topology_request->IsExplicit());
+        if (!implied) {
+          if (spec.topology_name.empty()) {
+            bool overlaps = false;
+            for (const auto& r : workload_.pod_sets[i].per_pod) {
+              if (std::find(group.covered.begin(), group.covered.end(), r.resource) != group.covered.end()) {
+                overlaps = true;
+              }
+            }
+            if (overlaps) {
+              return {fmt::format("Flavor \"{}\" does not support TopologyAwareScheduling", flavor.name)};
+            }
+          } else if (placer_ == nullptr) {
+            return {fmt::format("Flavor \"{}\" information missing in TAS cache", flavor.name)};
+          }
+        }
+      } else if (!spec.topology_name.empty()) {
+        return {fmt::format("Flavor \"{}\" supports only TopologyAwareScheduling", flavor.name)};
+      }
+    }
+    std::vector<model::Toleration> tolerations = ps.tolerations;
+    tolerations.insert(tolerations.end(), spec.tolerations.begin(), spec.tolerations.end());
+    if (auto taint = model::FindUntoleratedTaint(spec.node_taints, tolerations)) {
+      return {fmt::format("untolerated taint {} in flavor {}", model::TaintToString(*taint), flavor.name)};
+    }
+    if (!model::MatchesFlavorLabels(ps.node_selector, ps.required_affinity, spec.node_labels)) {
+      return {fmt::format("flavor {} doesn't match node affinity", flavor.name)};
+    }
+  }
+  return {};
+}
+
+std::optional<std::vector<int32_t>> SearchPartialAdmissionCounts(
+    const std::vector<int32_t>& full_counts, const std::vector<int32_t>& min_counts,
+    const std::function<bool(const std::vector<int32_t>&)>& fits) {
+  std::vector<int32_t> deltas(full_counts.size());
+  int64_t total_delta = 0;
+  for (size_t i = 0; i < full_counts.size(); ++i) {
+    deltas[i] = full_counts[i] - min_counts[i];
+    total_delta += deltas[i];
+  }
+  if (total_delta == 0) return std::nullopt;
+  std::vector<int32_t> current(full_counts.size());
+  auto fill = [&](int64_t index) {
+    for (size_t i = 0; i < deltas.size(); ++i) {
+      current[i] = full_counts[i] - static_cast<int32_t>(static_cast<int64_t>(deltas[i]) * index / total_delta);
+    }
+  };
+  // sort.Search(total_delta + 1, f), tracking the last index that fit.
+  int64_t last_good = 0;
+  std::vector<int32_t> last_counts;
+  int64_t lo = 0;
+  int64_t hi = total_delta + 1;
+  while (lo < hi) {
+    int64_t mid = static_cast<int64_t>(static_cast<uint64_t>(lo + hi) >> 1);
+    fill(mid);
+    bool ok = fits(current);
+    if (ok) {
+      last_good = mid;
+      last_counts = current;
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  if (lo != last_good || last_counts.empty()) return std::nullopt;
+  return last_counts;
+}
+
+}  // namespace kueuesim::flavor

@@ -1,0 +1,124 @@
+// JSON Lines event log; see event_log.h.
+#include "kueuesim/metrics/event_log.h"
+
+#include <algorithm>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace kueuesim::metrics {
+
+void AppendJsonString(std::string* out, std::string_view text) {
+  out->push_back('"');
+  for (char c : text) {
+    switch (c) {
+      case '"':
+        out->append("\\\"");
+        break;
+      case '\\':
+        out->append("\\\\");
+        break;
+      case '\n':
+        out->append("\\n");
+        break;
+      case '\r':
+        out->append("\\r");
+        break;
+      case '\t':
+        out->append("\\t");
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out->append(fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c))));
+        } else {
+          out->push_back(c);
+        }
+    }
+  }
+  out->push_back('"');
+}
+
+namespace {
+
+void AppendTopologyAssignment(std::string* out, const model::TopologyAssignment& ta) {
+  out->append("{\"levels\": [");
+  for (size_t i = 0; i < ta.levels.size(); ++i) {
+    if (i > 0) out->append(", ");
+    AppendJsonString(out, ta.levels[i]);
+  }
+  out->append("], \"domains\": [");
+  for (size_t d = 0; d < ta.domains.size(); ++d) {
+    if (d > 0) out->append(", ");
+    out->append("{\"values\": [");
+    for (size_t v = 0; v < ta.domains[d].values.size(); ++v) {
+      if (v > 0) out->append(", ");
+      AppendJsonString(out, ta.domains[d].values[v]);
+    }
+    out->append(fmt::format("], \"count\": {}}}", ta.domains[d].count));
+  }
+  out->append("]}");
+}
+
+}  // namespace
+
+void EventLogWriter::OnEvent(const cluster::SimEvent& event) {
+  if (event.type == cluster::EventType::kQuotaReleased) return;
+  const cluster::ClusterState& state = *event.cluster;
+  const cluster::WorkloadRecord& wl = state.workload(event.workload);
+  std::string& out = buffer_;
+  out.clear();
+  out.append(fmt::format("{{\"time\": {}, \"cycle\": {}, \"type\": ", FormatSeconds(event.time),
+                         event.cycle));
+  AppendJsonString(&out, cluster::EventTypeName(event.type));
+  if (!state.name().empty()) {
+    out.append(", \"cluster\": ");
+    AppendJsonString(&out, state.name());
+  }
+  out.append(", \"workload\": ");
+  AppendJsonString(&out, wl.key);
+  if (event.cq != cluster::kNone) {
+    out.append(", \"clusterQueue\": ");
+    AppendJsonString(&out, state.cq(event.cq).name);
+  }
+  if (event.type == cluster::EventType::kQuotaReserved && wl.admission.has_value()) {
+    out.append(", \"podSets\": [");
+    for (size_t i = 0; i < wl.pod_sets.size(); ++i) {
+      const cluster::PodSetAdmission& ps = wl.admission->pod_sets[i];
+      if (i > 0) out.append(", ");
+      out.append("{\"name\": ");
+      AppendJsonString(&out, wl.pod_sets[i].spec->name);
+      out.append(fmt::format(", \"count\": {}, \"flavors\": {{", ps.count));
+      std::vector<std::pair<std::string, std::string>> flavors;
+      for (const auto& entry : ps.entries) {
+        flavors.emplace_back(state.resource_name(entry.resource), state.flavor(entry.flavor).name);
+      }
+      std::sort(flavors.begin(), flavors.end());
+      for (size_t f = 0; f < flavors.size(); ++f) {
+        if (f > 0) out.append(", ");
+        AppendJsonString(&out, flavors[f].first);
+        out.append(": ");
+        AppendJsonString(&out, flavors[f].second);
+      }
+      out.append("}");
+      if (ps.topology_assignment.has_value()) {
+        out.append(", \"topologyAssignment\": ");
+        AppendTopologyAssignment(&out, *ps.topology_assignment);
+      }
+      out.append("}");
+    }
+    out.append("]");
+  }
+  if (event.preemptor != cluster::kNone) {
+    out.append(", \"preemptor\": ");
+    AppendJsonString(&out, state.workload(event.preemptor).key);
+  }
+  if (!event.reason.empty()) {
+    out.append(", \"reason\": ");
+    AppendJsonString(&out, event.reason);
+  }
+  out.append("}\n");
+  std::fwrite(out.data(), 1, out.size(), out_);
+  ++lines_;
+}
+
+}  // namespace kueuesim::metrics

@@ -1,0 +1,274 @@
+// Summary collection and formatting; see summary.h.
+#include "kueuesim/metrics/summary.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "kueuesim/metrics/event_log.h"
+
+namespace kueuesim::metrics {
+namespace {
+
+// Nearest-rank percentile of sorted values.
+SimDuration Percentile(const std::vector<SimDuration>& sorted, int percent) {
+  if (sorted.empty()) return 0;
+  size_t rank = static_cast<size_t>((static_cast<int64_t>(sorted.size()) * percent + 99) / 100);
+  if (rank == 0) rank = 1;
+  return sorted[rank - 1];
+}
+
+std::string JsonDouble(double value) {
+  if (!std::isfinite(value)) return "null";
+  return fmt::format("{:.6f}", value);
+}
+
+}  // namespace
+
+SummaryCollector::ClusterAccumulator& SummaryCollector::For(const cluster::ClusterState* state) {
+  for (auto& c : clusters_) {
+    if (c.state == state) return c;
+  }
+  ClusterAccumulator acc;
+  acc.state = state;
+  const size_t frs = static_cast<size_t>(state->tree().num_frs());
+  acc.cqs.resize(static_cast<size_t>(state->num_cluster_queues()));
+  for (auto& cq : acc.cqs) {
+    cq.usage.assign(frs, 0);
+    cq.peak.assign(frs, 0);
+    cq.integral.assign(frs, 0);
+    cq.borrowed.assign(frs, 0);
+  }
+  clusters_.push_back(std::move(acc));
+  return clusters_.back();
+}
+
+void SummaryCollector::Advance(const cluster::ClusterState& state, CqAccumulator* acc,
+                               cluster::CqId cq, SimTime now) {
+  const double dt = static_cast<double>(now - acc->last_update);
+  if (dt > 0) {
+    const quota::NodeId node = state.cq(cq).node;
+    for (size_t fr = 0; fr < acc->usage.size(); ++fr) {
+      if (acc->usage[fr] == 0) continue;
+      const double used = static_cast<double>(acc->usage[fr]);
+      acc->integral[fr] += used * dt;
+      const Amount nominal = state.tree().quota(node, static_cast<quota::FrId>(fr)).nominal;
+      if (acc->usage[fr] > nominal) acc->borrowed[fr] += static_cast<double>(acc->usage[fr] - nominal) * dt;
+    }
+  }
+  acc->last_update = now;
+}
+
+void SummaryCollector::OnEvent(const cluster::SimEvent& event) {
+  ++events_;
+  ClusterAccumulator& cluster = For(event.cluster);
+  const cluster::ClusterState& state = *event.cluster;
+  if (cluster.reserved_once.size() < static_cast<size_t>(state.num_workloads())) {
+    cluster.reserved_once.resize(static_cast<size_t>(state.num_workloads()), false);
+  }
+  if (event.cq == cluster::kNone) return;
+  CqAccumulator& acc = cluster.cqs[static_cast<size_t>(event.cq)];
+  const cluster::WorkloadRecord& wl = state.workload(event.workload);
+  switch (event.type) {
+    case cluster::EventType::kQuotaReserved: {
+      ++acc.admitted;
+      if (!cluster.reserved_once[static_cast<size_t>(event.workload)]) {
+        cluster.reserved_once[static_cast<size_t>(event.workload)] = true;
+        acc.waits.push_back(event.time - wl.arrival);
+      }
+      Advance(state, &acc, event.cq, event.time);
+      for (const auto& u : wl.admission->usage) {
+        Amount& slot = acc.usage[static_cast<size_t>(u.fr)];
+        slot = AddAmounts(slot, u.amount);
+        acc.peak[static_cast<size_t>(u.fr)] = std::max(acc.peak[static_cast<size_t>(u.fr)], slot);
+      }
+      break;
+    }
+    case cluster::EventType::kQuotaReleased:
+      Advance(state, &acc, event.cq, event.time);
+      for (const auto& u : wl.admission->usage) {
+        Amount& slot = acc.usage[static_cast<size_t>(u.fr)];
+        slot = SubAmounts(slot, u.amount);
+      }
+      break;
+    case cluster::EventType::kFinished:
+      ++acc.finished;
+      break;
+    case cluster::EventType::kPreempted:
+      ++acc.preempted;
+      break;
+    case cluster::EventType::kEvicted:
+      ++acc.evicted;
+      break;
+    default:
+      break;
+  }
+}
+
+Summary SummaryCollector::Finish(SimTime end_time,
+                                 const std::vector<const cluster::ClusterRuntime*>& runtimes) {
+  Summary summary;
+  summary.end_time = end_time;
+  summary.events = events_;
+  for (const cluster::ClusterRuntime* runtime : runtimes) {
+    const cluster::ClusterState& state = runtime->state();
+    ClusterAccumulator& cluster = For(&state);
+    ClusterSummary cs;
+    cs.name = state.name();
+    cs.workloads = state.num_workloads();
+    cs.cycles = runtime->counters().cycles;
+    cs.workloads_without_queue = runtime->counters().workloads_without_queue;
+    std::vector<cluster::CqId> order(static_cast<size_t>(state.num_cluster_queues()));
+    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<cluster::CqId>(i);
+    std::sort(order.begin(), order.end(),
+              [&](cluster::CqId a, cluster::CqId b) { return state.cq(a).name < state.cq(b).name; });
+    for (cluster::CqId cq : order) {
+      CqAccumulator& acc = cluster.cqs[static_cast<size_t>(cq)];
+      Advance(state, &acc, cq, end_time);
+      const cluster::ClusterQueueInfo& info = state.cq(cq);
+      ClusterQueueSummary s;
+      s.name = info.name;
+      s.cohort = info.spec->cohort;
+      s.admitted = acc.admitted;
+      s.finished = acc.finished;
+      s.preempted = acc.preempted;
+      s.evicted = acc.evicted;
+      s.pending = runtime->PendingCount(cq);
+      s.running = static_cast<int64_t>(info.holding.size());
+      std::vector<SimDuration> waits = acc.waits;
+      std::sort(waits.begin(), waits.end());
+      s.wait.count = static_cast<int64_t>(waits.size());
+      if (!waits.empty()) {
+        s.wait.p50 = Percentile(waits, 50);
+        s.wait.p90 = Percentile(waits, 90);
+        s.wait.p99 = Percentile(waits, 99);
+        s.wait.max = waits.back();
+        double total = 0;
+        for (SimDuration w : waits) total += static_cast<double>(w);
+        s.wait.mean = static_cast<SimDuration>(std::llround(total / static_cast<double>(waits.size())));
+      }
+      for (const auto& group : info.groups) {
+        for (size_t f = 0; f < group.flavors.size(); ++f) {
+          for (size_t r = 0; r < group.covered.size(); ++r) {
+            const quota::FrId fr = group.Fr(f, r);
+            ResourceUsageSummary u;
+            u.flavor = state.flavor(group.flavors[f]).name;
+            u.resource = state.resource_name(group.covered[r]);
+            u.nominal_quota = state.tree().quota(info.node, fr).nominal;
+            u.peak_usage = acc.peak[static_cast<size_t>(fr)];
+            const double integral = acc.integral[static_cast<size_t>(fr)];
+            u.used_amount_seconds = integral / static_cast<double>(kSecond);
+            if (u.nominal_quota > 0 && u.nominal_quota != kUnlimited && end_time > 0) {
+              u.utilization = integral / (static_cast<double>(u.nominal_quota) * static_cast<double>(end_time));
+            }
+            if (integral > 0) u.borrowed_share = acc.borrowed[static_cast<size_t>(fr)] / integral;
+            if (IsMilliResource(u.resource)) u.used_amount_seconds /= 1000.0;
+            s.resources.push_back(std::move(u));
+          }
+        }
+      }
+      cs.cluster_queues.push_back(std::move(s));
+    }
+    summary.clusters.push_back(std::move(cs));
+  }
+  return summary;
+}
+
+std::string FormatSummary(const Summary& summary) {
+  std::string out;
+  out += fmt::format("Simulated {} ({} events)\n", FormatDuration(summary.end_time), summary.events);
+  for (const auto& cluster : summary.clusters) {
+    out += fmt::format("\nCluster {}: {} workloads, {} scheduling cycles\n",
+                       cluster.name.empty() ? "(default)" : cluster.name, cluster.workloads,
+                       cluster.cycles);
+    if (cluster.workloads_without_queue > 0) {
+      out += fmt::format("  {} workloads name a missing LocalQueue or ClusterQueue and stay pending\n",
+                         cluster.workloads_without_queue);
+    }
+    out += fmt::format("  {:<24} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9}\n",
+                       "ClusterQueue", "admitted", "finished", "running", "pending", "preempted",
+                       "wait p50", "wait p90", "wait p99", "wait max");
+    for (const auto& cq : cluster.cluster_queues) {
+      out += fmt::format("  {:<24} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9}\n", cq.name,
+                         cq.admitted, cq.finished, cq.running, cq.pending, cq.preempted,
+                         FormatDuration(cq.wait.p50), FormatDuration(cq.wait.p90),
+                         FormatDuration(cq.wait.p99), FormatDuration(cq.wait.max));
+    }
+    out += fmt::format("\n  {:<24} {:<16} {:<20} {:>12} {:>12} {:>12} {:>9}\n", "ClusterQueue", "flavor",
+                       "resource", "nominal", "peak", "utilization", "borrowed");
+    for (const auto& cq : cluster.cluster_queues) {
+      for (const auto& r : cq.resources) {
+        out += fmt::format("  {:<24} {:<16} {:<20} {:>12} {:>12} {:>12} {:>8.1f}%\n", cq.name, r.flavor,
+                           r.resource, FormatAmount(r.nominal_quota, r.resource),
+                           FormatAmount(r.peak_usage, r.resource),
+                           r.utilization.has_value() ? fmt::format("{:.1f}%", *r.utilization * 100) : "-",
+                           r.borrowed_share * 100);
+      }
+    }
+  }
+  return out;
+}
+
+std::string SummaryToJson(const Summary& summary) {
+  std::string out = "{\n";
+  out += fmt::format("  \"endTime\": {},\n  \"events\": {},\n  \"clusters\": [", FormatSeconds(summary.end_time),
+                     summary.events);
+  for (size_t c = 0; c < summary.clusters.size(); ++c) {
+    const auto& cluster = summary.clusters[c];
+    out += c == 0 ? "\n" : ",\n";
+    out += "    {\"name\": ";
+    AppendJsonString(&out, cluster.name);
+    out += fmt::format(", \"workloads\": {}, \"cycles\": {}, \"workloadsWithoutQueue\": {}, \"clusterQueues\": [",
+                       cluster.workloads, cluster.cycles, cluster.workloads_without_queue);
+    for (size_t q = 0; q < cluster.cluster_queues.size(); ++q) {
+      const auto& cq = cluster.cluster_queues[q];
+      out += q == 0 ? "\n" : ",\n";
+      out += "      {\"name\": ";
+      AppendJsonString(&out, cq.name);
+      out += ", \"cohort\": ";
+      AppendJsonString(&out, cq.cohort);
+      out += fmt::format(
+          ", \"admitted\": {}, \"finished\": {}, \"running\": {}, \"pending\": {}, \"preempted\": {}, "
+          "\"evicted\": {},\n        \"waitSeconds\": {{\"count\": {}, \"p50\": {}, \"p90\": {}, \"p99\": "
+          "{}, \"max\": {}, \"mean\": {}}},\n        \"resources\": [",
+          cq.admitted, cq.finished, cq.running, cq.pending, cq.preempted, cq.evicted, cq.wait.count,
+          FormatSeconds(cq.wait.p50), FormatSeconds(cq.wait.p90), FormatSeconds(cq.wait.p99),
+          FormatSeconds(cq.wait.max), FormatSeconds(cq.wait.mean));
+      for (size_t r = 0; r < cq.resources.size(); ++r) {
+        const auto& u = cq.resources[r];
+        out += r == 0 ? "" : ", ";
+        out += "{\"flavor\": ";
+        AppendJsonString(&out, u.flavor);
+        out += ", \"resource\": ";
+        AppendJsonString(&out, u.resource);
+        out += ", \"nominalQuota\": ";
+        AppendJsonString(&out, FormatAmount(u.nominal_quota, u.resource));
+        out += ", \"peakUsage\": ";
+        AppendJsonString(&out, FormatAmount(u.peak_usage, u.resource));
+        out += fmt::format(", \"utilization\": {}, \"borrowedShare\": {}, \"usedAmountSeconds\": {}}}",
+                           u.utilization.has_value() ? JsonDouble(*u.utilization) : "null",
+                           JsonDouble(u.borrowed_share), JsonDouble(u.used_amount_seconds));
+      }
+      out += "]}";
+    }
+    out += "\n    ]}";
+  }
+  out += "\n  ],\n  \"unknownKinds\": {";
+  bool first = true;
+  for (const auto& [kind, count] : summary.unknown_kinds) {
+    out += first ? "" : ", ";
+    first = false;
+    AppendJsonString(&out, kind);
+    out += fmt::format(": {}", count);
+  }
+  out += "},\n  \"warnings\": [";
+  for (size_t i = 0; i < summary.warnings.size(); ++i) {
+    out += i == 0 ? "\n    " : ",\n    ";
+    AppendJsonString(&out, summary.warnings[i]);
+  }
+  out += summary.warnings.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  return out;
+}
+
+}  // namespace kueuesim::metrics

@@ -1,0 +1,326 @@
+// Pending queues; see queue_manager.h.
+#include "queue/queue_manager.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "kueuesim/base/status.h"
+#include "kueuesim/model/selectors.h"
+
+namespace kueuesim::queue {
+namespace {
+using cluster::kNone;
+using cluster::QueueState;
+}  // namespace
+
+QueueManager::QueueManager(cluster::ClusterState* state, const policy::QueueOrderingPolicy* ordering)
+    : state_(state), ordering_(ordering), queues_(static_cast<size_t>(state->num_cluster_queues())) {
+  cqs_by_name_.resize(queues_.size());
+  std::iota(cqs_by_name_.begin(), cqs_by_name_.end(), 0);
+  std::sort(cqs_by_name_.begin(), cqs_by_name_.end(),
+            [&](CqId a, CqId b) { return state_->cq(a).name < state_->cq(b).name; });
+}
+
+bool QueueManager::Less(const CqQueue& q, CqId cq, WorkloadId a, WorkloadId b) const {
+  const bool a_sticky = q.preemptor_sticky && q.preemptor == a;
+  const bool b_sticky = q.preemptor_sticky && q.preemptor == b;
+  if (a_sticky != b_sticky) return a_sticky;
+  const cluster::WorkloadRecord& wa = state_->workload(a);
+  const cluster::WorkloadRecord& wb = state_->workload(b);
+  if (afs_ != nullptr && afs_->OrdersByUsage(cq)) {
+    double ua = afs_->LocalQueueUsage(wa);
+    double ub = afs_->LocalQueueUsage(wb);
+    if (ua != ub) return ua < ub;
+  }
+  int c = ordering_->Compare(*state_, wa, wb);
+  if (c != 0) return c < 0;
+  return wa.input_sequence < wb.input_sequence;
+}
+
+void QueueManager::Swap(CqQueue& q, size_t i, size_t j) {
+  std::swap(q.heap[i], q.heap[j]);
+  state_->workload(q.heap[i]).queue_index = static_cast<int32_t>(i);
+  state_->workload(q.heap[j]).queue_index = static_cast<int32_t>(j);
+}
+
+// Go container/heap up().
+void QueueManager::Up(CqQueue& q, CqId cq, size_t j) {
+  while (j > 0) {
+    size_t i = (j - 1) / 2;
+    if (!Less(q, cq, q.heap[j], q.heap[i])) break;
+    Swap(q, i, j);
+    j = i;
+  }
+}
+
+// Go container/heap down().
+bool QueueManager::Down(CqQueue& q, CqId cq, size_t i0, size_t n) {
+  size_t i = i0;
+  while (true) {
+    size_t j1 = 2 * i + 1;
+    if (j1 >= n) break;
+    size_t j = j1;
+    size_t j2 = j1 + 1;
+    if (j2 < n && Less(q, cq, q.heap[j2], q.heap[j1])) j = j2;
+    if (!Less(q, cq, q.heap[j], q.heap[i])) break;
+    Swap(q, i, j);
+    i = j;
+  }
+  return i > i0;
+}
+
+void QueueManager::HeapPush(CqQueue& q, CqId cq, WorkloadId id) {
+  cluster::WorkloadRecord& wl = state_->workload(id);
+  wl.queue_state = QueueState::kActive;
+  wl.queued_cq = cq;
+  wl.queue_index = static_cast<int32_t>(q.heap.size());
+  q.heap.push_back(id);
+  Up(q, cq, q.heap.size() - 1);
+}
+
+WorkloadId QueueManager::HeapPop(CqQueue& q, CqId cq) {
+  size_t n = q.heap.size() - 1;
+  Swap(q, 0, n);
+  Down(q, cq, 0, n);
+  WorkloadId id = q.heap.back();
+  q.heap.pop_back();
+  cluster::WorkloadRecord& wl = state_->workload(id);
+  wl.queue_state = QueueState::kNotQueued;
+  wl.queue_index = kNone;
+  return id;
+}
+
+void QueueManager::HeapRemove(CqQueue& q, CqId cq, size_t index) {
+  size_t n = q.heap.size() - 1;
+  if (n != index) {
+    Swap(q, index, n);
+    if (!Down(q, cq, index, n)) Up(q, cq, index);
+  }
+  WorkloadId id = q.heap.back();
+  q.heap.pop_back();
+  cluster::WorkloadRecord& wl = state_->workload(id);
+  wl.queue_state = QueueState::kNotQueued;
+  wl.queue_index = kNone;
+}
+
+void QueueManager::HeapFix(CqQueue& q, CqId cq, size_t index) {
+  if (!Down(q, cq, index, q.heap.size())) Up(q, cq, index);
+}
+
+void QueueManager::ParkedInsert(CqQueue& q, WorkloadId id) {
+  cluster::WorkloadRecord& wl = state_->workload(id);
+  wl.queue_state = QueueState::kInadmissible;
+  wl.queue_index = static_cast<int32_t>(q.parked.size());
+  q.parked.push_back(id);
+}
+
+void QueueManager::ParkedRemove(CqQueue& q, WorkloadId id) {
+  cluster::WorkloadRecord& wl = state_->workload(id);
+  size_t index = static_cast<size_t>(wl.queue_index);
+  WorkloadId last = q.parked.back();
+  q.parked[index] = last;
+  state_->workload(last).queue_index = static_cast<int32_t>(index);
+  q.parked.pop_back();
+  wl.queue_state = QueueState::kNotQueued;
+  wl.queue_index = kNone;
+}
+
+bool QueueManager::MoveToActive(CqQueue& q, CqId cq, WorkloadId id) {
+  ParkedRemove(q, id);
+  HeapPush(q, cq, id);
+  return true;
+}
+
+bool QueueManager::PushActiveIfNotPresent(CqQueue& q, CqId cq, WorkloadId id) {
+  const cluster::WorkloadRecord& wl = state_->workload(id);
+  if (q.inflight == id && wl.queue_state == QueueState::kInflight) return false;
+  if (wl.queue_state == QueueState::kInadmissible || wl.queue_state == QueueState::kActive) return false;
+  HeapPush(q, cq, id);
+  return true;
+}
+
+bool QueueManager::BackoffExpired(const cluster::WorkloadRecord& wl, UnixMicros now) const {
+  if (wl.requeued_condition_false) return false;
+  if (!wl.requeue_at.has_value()) return true;
+  return now >= *wl.requeue_at;
+}
+
+bool QueueManager::NamespaceMatches(CqId cq, const cluster::WorkloadRecord& wl) const {
+  const auto& ns = state_->namespace_info(wl.ns);
+  return ns.exists && model::MatchesLabelSelector(state_->cq(cq).spec->namespace_selector, ns.labels);
+}
+
+bool QueueManager::AddOrUpdate(WorkloadId id, UnixMicros now, bool reevaluate) {
+  cluster::WorkloadRecord& wl = state_->workload(id);
+  CqId cq = state_->ClusterQueueOf(wl);
+  if (cq == kNone) return false;
+  // A workload filed in another ClusterQueue (its LocalQueue changed) moves.
+  if (wl.queued_cq != kNone && wl.queued_cq != cq) Delete(id);
+  CqQueue& q = queues_[static_cast<size_t>(cq)];
+  if (wl.queue_state == QueueState::kInflight) return true;
+  if (wl.queue_state == QueueState::kInadmissible) {
+    if (!reevaluate) return true;
+    ParkedRemove(q, id);
+  }
+  const bool in_active = wl.queue_state == QueueState::kActive;
+  if (!in_active && !BackoffExpired(wl, now)) {
+    ParkedInsert(q, id);
+    wl.queued_cq = cq;
+    return true;
+  }
+  if (state_->cq(cq).spec->queueing_strategy == model::QueueingStrategy::kBestEffortFIFO &&
+      !in_active && q.bulk_moved_hashes.count(wl.scheduling_hash) > 0) {
+    ParkedInsert(q, id);
+    wl.queued_cq = cq;
+    return true;
+  }
+  if (in_active) {
+    HeapFix(q, cq, static_cast<size_t>(wl.queue_index));
+  } else {
+    HeapPush(q, cq, id);
+  }
+  return true;
+}
+
+void QueueManager::Delete(WorkloadId id) {
+  cluster::WorkloadRecord& wl = state_->workload(id);
+  CqId cq = wl.queued_cq;
+  if (cq == kNone) return;
+  CqQueue& q = queues_[static_cast<size_t>(cq)];
+  switch (wl.queue_state) {
+    case QueueState::kActive:
+      HeapRemove(q, cq, static_cast<size_t>(wl.queue_index));
+      break;
+    case QueueState::kInadmissible:
+      ParkedRemove(q, id);
+      break;
+    case QueueState::kInflight:
+      q.inflight = kNone;
+      wl.queue_state = QueueState::kNotQueued;
+      break;
+    case QueueState::kNotQueued:
+      break;
+  }
+  if (q.preemptor == id) {
+    q.preemptor = kNone;
+    q.preemptor_sticky = false;
+  }
+  wl.queued_cq = kNone;
+}
+
+std::vector<Head> QueueManager::Heads() {
+  std::vector<Head> heads;
+  for (CqId cq : cqs_by_name_) {
+    if (!state_->cq(cq).active) continue;
+    CqQueue& q = queues_[static_cast<size_t>(cq)];
+    ++q.pop_cycle;
+    if (q.heap.empty()) {
+      q.inflight = kNone;
+      continue;
+    }
+    WorkloadId id = HeapPop(q, cq);
+    cluster::WorkloadRecord& wl = state_->workload(id);
+    wl.queue_state = QueueState::kInflight;
+    q.inflight = id;
+    heads.push_back({id, cq, q.preemptor == id});
+  }
+  return heads;
+}
+
+bool QueueManager::Requeue(WorkloadId id, RequeueReason reason, UnixMicros now) {
+  cluster::WorkloadRecord& wl = state_->workload(id);
+  CqId cq = state_->ClusterQueueOf(wl);
+  if (cq == kNone || wl.phase != cluster::WorkloadPhase::kPending) return false;
+  if (wl.queued_cq != kNone && wl.queued_cq != cq) Delete(id);
+  CqQueue& q = queues_[static_cast<size_t>(cq)];
+  wl.queued_cq = cq;
+  const bool strict = state_->cq(cq).spec->queueing_strategy == model::QueueingStrategy::kStrictFIFO;
+  bool immediate;
+  if (strict) {
+    immediate = reason != RequeueReason::kNamespaceMismatch;
+  } else {
+    immediate = reason == RequeueReason::kFailedAfterNomination ||
+                reason == RequeueReason::kPendingPreemption ||
+                reason == RequeueReason::kPendingMigration ||
+                reason == RequeueReason::kPreemptionFailed;
+  }
+  if (reason == RequeueReason::kPendingPreemption || reason == RequeueReason::kPendingMigration) {
+    q.preemptor = id;
+    q.preemptor_sticky = !strict;
+  }
+  if (q.inflight == id) {
+    q.inflight = kNone;
+    if (wl.queue_state == QueueState::kInflight) wl.queue_state = QueueState::kNotQueued;
+  }
+  const bool parked = wl.queue_state == QueueState::kInadmissible;
+  const bool pending_flavors = wl.last_assignment.has_value() && wl.last_assignment->PendingFlavors();
+  if (BackoffExpired(wl, now) &&
+      (immediate || q.queue_inadmissible_cycle >= q.pop_cycle || pending_flavors)) {
+    if (parked) return MoveToActive(q, cq, id);
+    return PushActiveIfNotPresent(q, cq, id);
+  }
+  if (parked) return false;
+  if (wl.queue_state == QueueState::kActive) return false;
+  ParkedInsert(q, id);
+  if (state_->gates().scheduling_equivalence_hashing && !strict &&
+      (reason == RequeueReason::kNoFit || reason == RequeueReason::kPreemptionNoCandidates)) {
+    q.bulk_moved_hashes.insert(wl.scheduling_hash);
+    std::vector<WorkloadId> same;
+    for (WorkloadId other : q.heap) {
+      if (state_->workload(other).scheduling_hash == wl.scheduling_hash) same.push_back(other);
+    }
+    for (WorkloadId other : same) {
+      HeapRemove(q, cq, static_cast<size_t>(state_->workload(other).queue_index));
+      ParkedInsert(q, other);
+    }
+  }
+  return true;
+}
+
+int QueueManager::QueueInadmissible(CqId cq, UnixMicros now) {
+  CqQueue& q = queues_[static_cast<size_t>(cq)];
+  q.queue_inadmissible_cycle = q.pop_cycle;
+  q.bulk_moved_hashes.clear();
+  if (q.parked.empty()) return 0;
+  // Move in input order so the outcome never depends on the parked list's
+  // internal order.
+  std::vector<WorkloadId> candidates = q.parked;
+  std::sort(candidates.begin(), candidates.end(), [&](WorkloadId a, WorkloadId b) {
+    return state_->workload(a).input_sequence < state_->workload(b).input_sequence;
+  });
+  int moved = 0;
+  for (WorkloadId id : candidates) {
+    const cluster::WorkloadRecord& wl = state_->workload(id);
+    if (!NamespaceMatches(cq, wl) || !BackoffExpired(wl, now)) continue;
+    MoveToActive(q, cq, id);
+    ++moved;
+  }
+  return moved;
+}
+
+void QueueManager::RebuildHeap(CqId cq) {
+  CqQueue& q = queues_[static_cast<size_t>(cq)];
+  size_t n = q.heap.size();
+  for (size_t i = n / 2; i-- > 0;) Down(q, cq, i, n);
+}
+
+bool QueueManager::AnyActive() const {
+  for (CqId cq = 0; cq < static_cast<CqId>(queues_.size()); ++cq) {
+    if (!queues_[static_cast<size_t>(cq)].heap.empty() && state_->cq(cq).active) return true;
+  }
+  return false;
+}
+
+std::vector<WorkloadId> QueueManager::Pending(CqId cq) const {
+  const CqQueue& q = queues_[static_cast<size_t>(cq)];
+  std::vector<WorkloadId> out = q.heap;
+  out.insert(out.end(), q.parked.begin(), q.parked.end());
+  if (q.inflight != kNone) out.push_back(q.inflight);
+  return out;
+}
+
+bool QueueManager::IsPreemptor(CqId cq, WorkloadId id) const {
+  return queues_[static_cast<size_t>(cq)].preemptor == id;
+}
+
+}  // namespace kueuesim::queue

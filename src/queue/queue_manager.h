@@ -1,0 +1,126 @@
+// Pending workload queues of one cluster: per ClusterQueue a heap of active
+// workloads, a set of parked (inadmissible) ones and the in-flight head.
+//
+// Mirrors kueue pkg/cache/queue (manager.go, cluster_queue.go,
+// pending_workloads.go, inadmissible_workloads.go). The heap performs the
+// same sift operations as Go's container/heap, so that Kueue's sticky
+// preemptor rule (which changes the order while workloads are queued)
+// gives the same heads.
+#ifndef KUEUESIM_QUEUE_QUEUE_MANAGER_H_
+#define KUEUESIM_QUEUE_QUEUE_MANAGER_H_
+
+#include <cstdint>
+#include <unordered_set>
+#include <vector>
+
+#include "kueuesim/cluster/cluster_state.h"
+#include "kueuesim/policy/queue_ordering.h"
+
+namespace kueuesim::queue {
+
+using cluster::CqId;
+using cluster::WorkloadId;
+
+enum class RequeueReason {
+  kGeneric,
+  kFailedAfterNomination,
+  kNamespaceMismatch,
+  kPreemptionGated,
+  kPendingPreemption,
+  kPendingMigration,
+  kPreemptionFailed,
+  kNoFit,
+  kPreemptionNoCandidates,
+};
+
+struct Head {
+  WorkloadId workload = cluster::kNone;
+  CqId cq = cluster::kNone;
+  bool is_preemptor = false;
+};
+
+// Supplies admission-fair-sharing usage of a workload's LocalQueue (lower
+// first). Returns false when the ClusterQueue does not order by it.
+class FairSharingUsageSource {
+ public:
+  virtual ~FairSharingUsageSource() = default;
+  virtual bool OrdersByUsage(CqId cq) const = 0;
+  virtual double LocalQueueUsage(const cluster::WorkloadRecord& workload) const = 0;
+};
+
+class QueueManager {
+ public:
+  QueueManager(cluster::ClusterState* state, const policy::QueueOrderingPolicy* ordering);
+
+  void set_fair_sharing_usage(const FairSharingUsageSource* source) { afs_ = source; }
+
+  // A new or changed pending workload (Manager.AddOrUpdateWorkload).
+  // `reevaluate` is true when something the parked copy depends on changed
+  // (eviction, requeue state, priority): a parked workload is then taken
+  // out of the parked set and re-filed. Returns false when the workload has
+  // no LocalQueue or ClusterQueue.
+  bool AddOrUpdate(WorkloadId id, UnixMicros now, bool reevaluate);
+
+  // Removes a workload from whichever queue holds it (admission, deletion).
+  void Delete(WorkloadId id);
+
+  // Pops one head from every active ClusterQueue, in ClusterQueue name
+  // order (Manager.Heads).
+  std::vector<Head> Heads();
+
+  // Puts a head that was not admitted back (Manager.RequeueWorkload).
+  // Returns whether it went back into the active heap or the parked set.
+  bool Requeue(WorkloadId id, RequeueReason reason, UnixMicros now);
+
+  // Moves the parked workloads of `cq` whose namespace still matches and
+  // whose backoff expired back into the heap (queueInadmissibleWorkloads).
+  int QueueInadmissible(CqId cq, UnixMicros now);
+
+  // Rebuilds a ClusterQueue's heap after its ordering inputs changed (AFS).
+  void RebuildHeap(CqId cq);
+
+  bool HasActive(CqId cq) const { return !queues_[static_cast<size_t>(cq)].heap.empty(); }
+  size_t ActiveCount(CqId cq) const { return queues_[static_cast<size_t>(cq)].heap.size(); }
+  size_t ParkedCount(CqId cq) const { return queues_[static_cast<size_t>(cq)].parked.size(); }
+  bool AnyActive() const;
+  // Pending workloads of a ClusterQueue: active, parked and in flight.
+  std::vector<WorkloadId> Pending(CqId cq) const;
+  bool IsPreemptor(CqId cq, WorkloadId id) const;
+
+ private:
+  struct CqQueue {
+    std::vector<WorkloadId> heap;
+    std::vector<WorkloadId> parked;
+    WorkloadId inflight = cluster::kNone;
+    WorkloadId preemptor = cluster::kNone;
+    bool preemptor_sticky = false;
+    int64_t pop_cycle = 0;
+    int64_t queue_inadmissible_cycle = -1;
+    std::unordered_set<uint64_t> bulk_moved_hashes;
+  };
+
+  bool Less(const CqQueue& q, CqId cq, WorkloadId a, WorkloadId b) const;
+  void Swap(CqQueue& q, size_t i, size_t j);
+  void Up(CqQueue& q, CqId cq, size_t j);
+  bool Down(CqQueue& q, CqId cq, size_t i0, size_t n);
+  void HeapPush(CqQueue& q, CqId cq, WorkloadId id);
+  WorkloadId HeapPop(CqQueue& q, CqId cq);
+  void HeapRemove(CqQueue& q, CqId cq, size_t index);
+  void HeapFix(CqQueue& q, CqId cq, size_t index);
+  void ParkedInsert(CqQueue& q, WorkloadId id);
+  void ParkedRemove(CqQueue& q, WorkloadId id);
+  bool MoveToActive(CqQueue& q, CqId cq, WorkloadId id);
+  bool PushActiveIfNotPresent(CqQueue& q, CqId cq, WorkloadId id);
+  bool BackoffExpired(const cluster::WorkloadRecord& wl, UnixMicros now) const;
+  bool NamespaceMatches(CqId cq, const cluster::WorkloadRecord& wl) const;
+
+  cluster::ClusterState* state_;
+  const policy::QueueOrderingPolicy* ordering_;
+  const FairSharingUsageSource* afs_ = nullptr;
+  std::vector<CqQueue> queues_;
+  std::vector<CqId> cqs_by_name_;
+};
+
+}  // namespace kueuesim::queue
+
+#endif  // KUEUESIM_QUEUE_QUEUE_MANAGER_H_

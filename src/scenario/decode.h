@@ -1,0 +1,46 @@
+// Decoders from manifest documents to model objects, one per kind.
+#ifndef KUEUESIM_SCENARIO_DECODE_H_
+#define KUEUESIM_SCENARIO_DECODE_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "kueuesim/model/objects.h"
+#include "kueuesim/scenario/scenario.h"
+#include "scenario/field.h"
+
+namespace kueuesim::scenario {
+
+// The API version family of a Kueue object, for field spellings.
+enum class KueueApiVersion { kV1beta1, kV1beta2 };
+
+absl::StatusOr<model::ObjectMeta> DecodeMeta(const FieldReader& object, bool namespaced);
+
+absl::StatusOr<model::ResourceFlavor> DecodeResourceFlavor(const FieldReader& object);
+absl::StatusOr<model::ClusterQueue> DecodeClusterQueue(const FieldReader& object,
+                                                       KueueApiVersion version);
+absl::StatusOr<model::Cohort> DecodeCohort(const FieldReader& object, KueueApiVersion version);
+absl::StatusOr<model::LocalQueue> DecodeLocalQueue(const FieldReader& object);
+absl::StatusOr<model::WorkloadPriorityClass> DecodeWorkloadPriorityClass(const FieldReader& object);
+absl::StatusOr<model::PriorityClass> DecodePriorityClass(const FieldReader& object);
+absl::StatusOr<model::Namespace> DecodeNamespace(const FieldReader& object);
+absl::StatusOr<model::AdmissionCheck> DecodeAdmissionCheck(const FieldReader& object);
+absl::StatusOr<model::Topology> DecodeTopology(const FieldReader& object);
+absl::StatusOr<model::Node> DecodeNode(const FieldReader& object);
+absl::StatusOr<model::Workload> DecodeWorkload(const FieldReader& object, KueueApiVersion version);
+// A batch/v1 Job labelled with kueue.x-k8s.io/queue-name, as the Workload
+// Kueue's Job integration creates for it. Returns nullopt for a Job without
+// the label (Kueue ignores it).
+absl::StatusOr<std::optional<model::Workload>> DecodeJob(const FieldReader& object);
+absl::StatusOr<model::Configuration> DecodeConfiguration(const FieldReader& object,
+                                                         KueueApiVersion version);
+absl::Status DecodeSimulation(const FieldReader& object, SimulationSettings* settings);
+
+// Decodes the timing annotations (kueuesim.io/arrival, duration,
+// startup-delay) into `workload`.
+absl::Status DecodeTimingAnnotations(const FieldReader& metadata, model::Workload* workload);
+
+}  // namespace kueuesim::scenario
+
+#endif  // KUEUESIM_SCENARIO_DECODE_H_

@@ -1,0 +1,78 @@
+// FieldReader: typed access to the fields of a decoded manifest, producing
+// errors that name the file, the line, the object and the field path, e.g.
+//   cluster.yaml:14: ClusterQueue "team-a": spec.resourceGroups[0].flavors[0]
+//   .resources[0].nominalQuota: malformed quantity "12x": unknown suffix "x"
+#ifndef KUEUESIM_SCENARIO_FIELD_H_
+#define KUEUESIM_SCENARIO_FIELD_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "kueuesim/base/quantity.h"
+#include "kueuesim/base/time.h"
+#include "kueuesim/doc/document.h"
+#include "kueuesim/model/objects.h"
+
+namespace kueuesim::scenario {
+
+class FieldReader {
+ public:
+  // `object` names the enclosing object for messages, e.g. `ClusterQueue "a"`.
+  FieldReader(doc::Node node, std::shared_ptr<const std::string> object, std::string path);
+
+  const doc::Node& node() const { return node_; }
+  bool present() const { return node_.valid() && !node_.IsNull(); }
+  const std::string& path() const { return path_; }
+  const std::string& object() const { return *object_; }
+
+  // A child field (absent children are !present()).
+  FieldReader Field(std::string_view key) const;
+  FieldReader Index(size_t i) const;
+  size_t size() const { return node_.size(); }
+
+  // An error at this field: "<file>:<line>: <object>: <path>: <message>".
+  absl::Status Error(const std::string& message) const;
+
+  // Checks the node kind; absent fields pass.
+  absl::Status ExpectMapping() const;
+  absl::Status ExpectSequence() const;
+
+  // Typed reads of present scalar fields.
+  absl::StatusOr<std::string> String() const;
+  absl::StatusOr<int64_t> Int64() const;
+  absl::StatusOr<int32_t> Int32() const;
+  absl::StatusOr<bool> Bool() const;
+  absl::StatusOr<double> Double() const;
+  absl::StatusOr<Quantity> QuantityValue() const;
+  // Canonical amount of `resource`; negative values are an error unless
+  // `allow_negative`. Saturates at kUnlimited when `saturate` (quotas).
+  absl::StatusOr<kueuesim::Amount> AmountOf(std::string_view resource, bool saturate,
+                                bool allow_negative = false) const;
+  absl::StatusOr<SimDuration> Duration() const;
+  absl::StatusOr<UnixMicros> Timestamp() const;
+
+  // Optional variants: nullopt when absent or null.
+  absl::StatusOr<std::optional<std::string>> OptString() const;
+  absl::StatusOr<std::optional<int32_t>> OptInt32() const;
+
+  // A string map (labels, nodeSelector).
+  absl::StatusOr<model::Labels> StringMap() const;
+  // A list of strings.
+  absl::StatusOr<std::vector<std::string>> StringList() const;
+
+ private:
+  doc::Node node_;
+  // The last present ancestor, for the line of errors about absent fields.
+  doc::Node anchor_;
+  std::shared_ptr<const std::string> object_;
+  std::string path_;
+};
+
+}  // namespace kueuesim::scenario
+
+#endif  // KUEUESIM_SCENARIO_FIELD_H_

@@ -1,0 +1,278 @@
+// Scenario validation. Mirrors Kueue's admission webhooks
+// (pkg/webhooks/clusterqueue_webhook.go, cohort_webhook.go,
+// workload_webhook.go) for errors, and the cache's "inactive" and
+// "missing" states (pkg/cache/scheduler) for warnings.
+#include "scenario/validate.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/depth_first_search.hpp>
+#include <fmt/format.h>
+
+#include "kueuesim/base/status.h"
+
+namespace kueuesim::scenario {
+namespace {
+
+std::string Where(const model::ObjectMeta& meta) {
+  return fmt::format("{}:{}", meta.source.file, meta.source.line);
+}
+
+absl::Status ObjectError(const model::ObjectMeta& meta, const std::string& kind,
+                         const std::string& field, const std::string& message) {
+  std::string name = meta.namespace_.empty() ? meta.name : meta.namespace_ + "/" + meta.name;
+  return InvalidArgument(fmt::format("{}: {} \"{}\": {}: {}", Where(meta), kind, name, field, message));
+}
+
+template <typename T>
+absl::Status CheckDuplicates(const std::vector<T>& objects, const std::string& kind,
+                             const std::string& cluster) {
+  std::map<std::string, const model::ObjectMeta*> seen;
+  for (const auto& object : objects) {
+    std::string key = object.meta.namespace_ + "/" + object.meta.name;
+    auto [it, inserted] = seen.emplace(key, &object.meta);
+    if (!inserted) {
+      return ObjectError(object.meta, kind, "metadata.name",
+                         fmt::format("duplicate object: already defined at {}{}", Where(*it->second),
+                                     cluster.empty() ? "" : " in cluster \"" + cluster + "\""));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Validation shared by ClusterQueue and Cohort resource groups.
+absl::Status ValidateResourceGroups(const std::vector<model::ResourceGroup>& groups,
+                                    const model::ObjectMeta& meta, const std::string& kind,
+                                    bool has_parent) {
+  if (groups.size() > 16) {
+    return ObjectError(meta, kind, "spec.resourceGroups", "must have at most 16 resource groups");
+  }
+  std::map<std::string, size_t> resource_group;
+  std::map<std::string, size_t> flavor_group;
+  size_t total_flavors = 0;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const auto& group = groups[g];
+    std::string group_path = fmt::format("spec.resourceGroups[{}]", g);
+    if (group.covered_resources.empty() || group.covered_resources.size() > 64) {
+      return ObjectError(meta, kind, group_path + ".coveredResources", "must list 1 to 64 resources");
+    }
+    if (group.flavors.empty() || group.flavors.size() > 64) {
+      return ObjectError(meta, kind, group_path + ".flavors", "must list 1 to 64 flavors");
+    }
+    for (size_t r = 0; r < group.covered_resources.size(); ++r) {
+      const std::string& resource = group.covered_resources[r];
+      auto [it, inserted] = resource_group.emplace(resource, g);
+      if (!inserted) {
+        return ObjectError(meta, kind, fmt::format("{}.coveredResources[{}]", group_path, r),
+                           fmt::format("resource \"{}\" is already covered by resourceGroups[{}]",
+                                       resource, it->second));
+      }
+    }
+    total_flavors += group.flavors.size();
+    for (size_t f = 0; f < group.flavors.size(); ++f) {
+      const auto& flavor = group.flavors[f];
+      std::string flavor_path = fmt::format("{}.flavors[{}]", group_path, f);
+      auto [it, inserted] = flavor_group.emplace(flavor.name, g);
+      if (!inserted) {
+        return ObjectError(meta, kind, flavor_path + ".name",
+                           fmt::format("flavor \"{}\" is listed twice", flavor.name));
+      }
+      if (flavor.resources.size() != group.covered_resources.size()) {
+        return ObjectError(meta, kind, flavor_path + ".resources",
+                           "must list the group's coveredResources, in the same order");
+      }
+      for (size_t r = 0; r < flavor.resources.size(); ++r) {
+        const auto& quota = flavor.resources[r];
+        std::string quota_path = fmt::format("{}.resources[{}]", flavor_path, r);
+        if (quota.name != group.covered_resources[r]) {
+          return ObjectError(meta, kind, quota_path + ".name",
+                             fmt::format("is \"{}\" but coveredResources[{}] is \"{}\"; flavors must "
+                                         "list the covered resources in the same order",
+                                         quota.name, r, group.covered_resources[r]));
+        }
+        if (quota.borrowing_limit.has_value() && !has_parent) {
+          return ObjectError(meta, kind, quota_path + ".borrowingLimit",
+                             kind == "Cohort" ? "must be nil when the cohort has no parent"
+                                              : "must be nil when cohortName is empty");
+        }
+        if (quota.lending_limit.has_value()) {
+          if (!has_parent) {
+            return ObjectError(meta, kind, quota_path + ".lendingLimit",
+                               kind == "Cohort" ? "must be nil when the cohort has no parent"
+                                                : "must be nil when cohortName is empty");
+          }
+          if (kind == "ClusterQueue" && *quota.lending_limit > quota.nominal_quota) {
+            return ObjectError(meta, kind, quota_path + ".lendingLimit",
+                               "must be less than or equal to nominalQuota");
+          }
+        }
+      }
+    }
+  }
+  if (total_flavors > 256) {
+    return ObjectError(meta, kind, "spec.resourceGroups", "must list at most 256 flavors in total");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateClusterQueue(const model::ClusterQueue& cq) {
+  KUEUESIM_RETURN_IF_ERROR(
+      ValidateResourceGroups(cq.resource_groups, cq.meta, "ClusterQueue", !cq.cohort.empty()));
+  const auto& fungibility = cq.flavor_fungibility;
+  if (fungibility.preference != model::FungibilityPreference::kNone &&
+      (fungibility.when_can_borrow != model::FungibilityPolicy::kTryNextFlavor ||
+       fungibility.when_can_preempt != model::FungibilityPolicy::kTryNextFlavor)) {
+    return ObjectError(cq.meta, "ClusterQueue", "spec.flavorFungibility.preference",
+                       "may only be set when whenCanBorrow and whenCanPreempt are both TryNextFlavor");
+  }
+  if (cq.preemption.borrow_within_cohort.has_value() &&
+      cq.preemption.borrow_within_cohort->policy != model::BorrowWithinCohortPolicy::kNever &&
+      cq.preemption.reclaim_within_cohort == model::PreemptionPolicy::kNever) {
+    return ObjectError(cq.meta, "ClusterQueue", "spec.preemption.borrowWithinCohort.policy",
+                       "must be Never when reclaimWithinCohort is Never");
+  }
+  if (cq.fair_weight < 0 || (cq.fair_weight > 0 && cq.fair_weight <= 1e-9)) {
+    return ObjectError(cq.meta, "ClusterQueue", "spec.fairSharing.weight",
+                       "must be 0 or greater than 1e-9");
+  }
+  return absl::OkStatus();
+}
+
+// Finds a cycle in the cohort parent graph with a depth-first search;
+// returns its members in order, or an empty list.
+std::vector<std::string> FindCohortCycle(const ClusterSpec& cluster) {
+  std::map<std::string, int> index;
+  std::vector<std::string> names;
+  auto id = [&](const std::string& name) {
+    auto [it, inserted] = index.emplace(name, static_cast<int>(names.size()));
+    if (inserted) names.push_back(name);
+    return it->second;
+  };
+  std::vector<std::pair<int, int>> edges;
+  for (const auto& cohort : cluster.cohorts) {
+    int child = id(cohort.meta.name);
+    if (!cohort.parent.empty()) edges.emplace_back(child, id(cohort.parent));
+  }
+  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+  Graph graph(names.size());
+  for (const auto& [from, to] : edges) boost::add_edge(from, to, graph);
+
+  struct BackEdgeFinder : boost::default_dfs_visitor {
+    int* target;
+    void back_edge(Graph::edge_descriptor e, const Graph& g) const {
+      if (*target < 0) *target = static_cast<int>(boost::target(e, g));
+    }
+  };
+  int cycle_start = -1;
+  BackEdgeFinder visitor;
+  visitor.target = &cycle_start;
+  boost::depth_first_search(graph, boost::visitor(visitor));
+  if (cycle_start < 0) return {};
+  // Walk parent edges from a vertex on the cycle until it repeats.
+  std::map<int, int> parent;
+  for (const auto& [from, to] : edges) parent[from] = to;
+  std::vector<std::string> cycle;
+  int node = cycle_start;
+  do {
+    cycle.push_back(names[static_cast<size_t>(node)]);
+    node = parent[node];
+  } while (node != cycle_start && cycle.size() <= names.size());
+  return cycle;
+}
+
+absl::Status ValidateCluster(ClusterSpec* cluster, LoadReport* report) {
+  const std::string& cname = cluster->name;
+  KUEUESIM_RETURN_IF_ERROR(CheckDuplicates(cluster->resource_flavors, "ResourceFlavor", cname));
+  KUEUESIM_RETURN_IF_ERROR(CheckDuplicates(cluster->cluster_queues, "ClusterQueue", cname));
+  KUEUESIM_RETURN_IF_ERROR(CheckDuplicates(cluster->cohorts, "Cohort", cname));
+  KUEUESIM_RETURN_IF_ERROR(CheckDuplicates(cluster->local_queues, "LocalQueue", cname));
+  KUEUESIM_RETURN_IF_ERROR(
+      CheckDuplicates(cluster->workload_priority_classes, "WorkloadPriorityClass", cname));
+  KUEUESIM_RETURN_IF_ERROR(CheckDuplicates(cluster->priority_classes, "PriorityClass", cname));
+  KUEUESIM_RETURN_IF_ERROR(CheckDuplicates(cluster->namespaces, "Namespace", cname));
+  KUEUESIM_RETURN_IF_ERROR(CheckDuplicates(cluster->admission_checks, "AdmissionCheck", cname));
+  KUEUESIM_RETURN_IF_ERROR(CheckDuplicates(cluster->topologies, "Topology", cname));
+  KUEUESIM_RETURN_IF_ERROR(CheckDuplicates(cluster->nodes, "Node", cname));
+  KUEUESIM_RETURN_IF_ERROR(CheckDuplicates(cluster->workloads, "Workload", cname));
+
+  std::set<std::string> flavors;
+  for (const auto& flavor : cluster->resource_flavors) flavors.insert(flavor.meta.name);
+  std::set<std::string> checks;
+  for (const auto& check : cluster->admission_checks) checks.insert(check.meta.name);
+  std::set<std::string> cohort_names;
+  for (const auto& cohort : cluster->cohorts) {
+    KUEUESIM_RETURN_IF_ERROR(
+        ValidateResourceGroups(cohort.resource_groups, cohort.meta, "Cohort", !cohort.parent.empty()));
+    if (cohort.parent == cohort.meta.name) {
+      return ObjectError(cohort.meta, "Cohort", "spec.parentName", "a cohort cannot be its own parent");
+    }
+    cohort_names.insert(cohort.meta.name);
+  }
+  std::vector<std::string> cycle = FindCohortCycle(*cluster);
+  if (!cycle.empty()) {
+    const model::Cohort* first = nullptr;
+    for (const auto& cohort : cluster->cohorts) {
+      if (cohort.meta.name == cycle.front()) first = &cohort;
+    }
+    std::string path;
+    for (const auto& name : cycle) path += name + " -> ";
+    path += cycle.front();
+    return ObjectError(first->meta, "Cohort", "spec.parentName",
+                       fmt::format("cohorts form a cycle: {}", path));
+  }
+  std::set<std::string> cq_names;
+  for (const auto& cq : cluster->cluster_queues) {
+    KUEUESIM_RETURN_IF_ERROR(ValidateClusterQueue(cq));
+    cq_names.insert(cq.meta.name);
+    for (const auto& group : cq.resource_groups) {
+      for (const auto& flavor : group.flavors) {
+        if (!flavors.count(flavor.name)) {
+          report->warnings.push_back(fmt::format(
+              "{}: ClusterQueue \"{}\" references missing ResourceFlavor \"{}\"; Kueue keeps it "
+              "inactive",
+              Where(cq.meta), cq.meta.name, flavor.name));
+        }
+      }
+    }
+    for (const auto& check : cq.admission_checks) {
+      if (!checks.count(check.name)) {
+        report->warnings.push_back(fmt::format(
+            "{}: ClusterQueue \"{}\" references missing AdmissionCheck \"{}\"; Kueue keeps it inactive",
+            Where(cq.meta), cq.meta.name, check.name));
+      }
+    }
+  }
+  std::set<std::string> lq_keys;
+  for (const auto& lq : cluster->local_queues) {
+    lq_keys.insert(lq.meta.namespace_ + "/" + lq.meta.name);
+    if (!cq_names.count(lq.cluster_queue)) {
+      report->warnings.push_back(fmt::format(
+          "{}: LocalQueue \"{}/{}\" points to missing ClusterQueue \"{}\"; its workloads stay pending",
+          Where(lq.meta), lq.meta.namespace_, lq.meta.name, lq.cluster_queue));
+    }
+  }
+  for (const auto& wl : cluster->workloads) {
+    if (wl.admission.has_value()) continue;
+    if (!lq_keys.count(wl.meta.namespace_ + "/" + wl.queue_name)) {
+      report->warnings.push_back(fmt::format(
+          "{}: Workload \"{}/{}\" names missing LocalQueue \"{}\"; it stays pending",
+          Where(wl.meta), wl.meta.namespace_, wl.meta.name, wl.queue_name));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ValidateScenario(Scenario* scenario) {
+  for (auto& cluster : scenario->clusters) {
+    KUEUESIM_RETURN_IF_ERROR(ValidateCluster(&cluster, &scenario->report));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace kueuesim::scenario

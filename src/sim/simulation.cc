@@ -1,0 +1,119 @@
+// The simulation loop; see simulation.h.
+#include "kueuesim/sim/simulation.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "kueuesim/base/status.h"
+
+namespace kueuesim::sim {
+namespace {
+// A safety net against a scheduling loop that never settles at one
+// instant; no real scenario comes near it.
+constexpr int64_t kMaxCyclesPerInstant = 10'000'000;
+constexpr SimDuration kInitialIdleBackoff = kMillisecond;
+constexpr SimDuration kMaxIdleBackoff = 10 * kMillisecond;
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::Scenario& scenario,
+                                                               const policy::PolicyRegistry& registry) {
+  std::unique_ptr<Simulation> sim(new Simulation());
+  sim->scenario_ = scenario;
+  const scenario::SimulationSettings& settings = sim->scenario_.settings;
+  for (const scenario::ClusterSpec& spec : sim->scenario_.clusters) {
+    auto ordering = registry.MakeQueueOrdering(settings.queue_ordering.name, settings.queue_ordering.parameters);
+    if (!ordering.ok()) {
+      return Annotate(ordering.status(), settings.queue_ordering.source.ToString() +
+                                             ": Simulation: spec.policies.queueOrdering");
+    }
+    auto preemption = registry.MakePreemption(settings.preemption.name, settings.preemption.parameters);
+    if (!preemption.ok()) {
+      return Annotate(preemption.status(),
+                      settings.preemption.source.ToString() + ": Simulation: spec.policies.preemption");
+    }
+    sim->orderings_.push_back(*std::move(ordering));
+    sim->preemptions_.push_back(*std::move(preemption));
+    KUEUESIM_ASSIGN_OR_RETURN(
+        auto runtime,
+        cluster::ClusterRuntime::Create(spec, settings, &sim->engine_, &sim->fan_out_,
+                                        sim->orderings_.back().get(), sim->preemptions_.back().get()));
+    sim->runtimes_.push_back(std::move(runtime));
+  }
+  sim->next_cycle_time_.assign(sim->runtimes_.size(), 0);
+  sim->idle_backoff_.assign(sim->runtimes_.size(), kInitialIdleBackoff);
+  return sim;
+}
+
+Simulation::~Simulation() = default;
+
+std::vector<const cluster::ClusterRuntime*> Simulation::cluster_pointers() const {
+  std::vector<const cluster::ClusterRuntime*> out;
+  for (const auto& r : runtimes_) out.push_back(r.get());
+  return out;
+}
+
+absl::Status Simulation::Run(const RunOptions& options) {
+  if (!started_) {
+    started_ = true;
+    for (auto& runtime : runtimes_) KUEUESIM_RETURN_IF_ERROR(runtime->Start());
+  }
+  const std::optional<SimTime> until = options.until.has_value() ? options.until : scenario_.settings.until;
+  const SimDuration cycle_duration = scenario_.settings.cycle_duration;
+  int64_t cycles_this_instant = 0;
+  SimTime instant = engine_.now();
+  while (true) {
+    engine_.RunDueNow();
+    if (engine_.now() != instant) {
+      instant = engine_.now();
+      cycles_this_instant = 0;
+    }
+    bool events_due = false;
+    for (size_t i = 0; i < runtimes_.size() && !events_due; ++i) {
+      cluster::ClusterRuntime& runtime = *runtimes_[i];
+      while (runtime.NeedsCycle() && next_cycle_time_[i] <= engine_.now()) {
+        if (options.max_cycles.has_value() && cycles_ >= *options.max_cycles) return absl::OkStatus();
+        bool progressed = runtime.RunCycle();
+        ++cycles_;
+        if (++cycles_this_instant > kMaxCyclesPerInstant) {
+          return Internal(fmt::format("scheduling did not settle at time {} s after {} cycles",
+                                      FormatSeconds(engine_.now()), kMaxCyclesPerInstant));
+        }
+        if (cycle_duration > 0) {
+          // A cycle takes time; after an idle cycle Kueue backs off 1 ms,
+          // doubling up to 10 ms.
+          next_cycle_time_[i] = engine_.now() + cycle_duration;
+          if (progressed) {
+            idle_backoff_[i] = kInitialIdleBackoff;
+          } else {
+            next_cycle_time_[i] += idle_backoff_[i];
+            idle_backoff_[i] = std::min(idle_backoff_[i] * 2, kMaxIdleBackoff);
+          }
+        }
+        if (engine_.HasEvents() && engine_.NextEventTime() <= engine_.now()) {
+          events_due = true;
+          break;
+        }
+      }
+    }
+    if (events_due) continue;
+    // The next instant something can happen: an event, or a cycle that is
+    // waiting for its cycle time.
+    std::optional<SimTime> next;
+    if (engine_.HasEvents()) next = engine_.NextEventTime();
+    for (size_t i = 0; i < runtimes_.size(); ++i) {
+      if (runtimes_[i]->NeedsCycle() && next_cycle_time_[i] > engine_.now()) {
+        next = next.has_value() ? std::min(*next, next_cycle_time_[i]) : next_cycle_time_[i];
+      }
+    }
+    if (!next.has_value()) break;
+    if (until.has_value() && *next > *until) {
+      engine_.AdvanceTo(*until);
+      break;
+    }
+    engine_.AdvanceTo(*next);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace kueuesim::sim
