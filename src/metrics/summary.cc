@@ -107,11 +107,11 @@ void SummaryCollector::OnEvent(const cluster::SimEvent& event) {
 }
 
 Summary SummaryCollector::Finish(SimTime end_time,
-                                 const std::vector<const cluster::ClusterRuntime*>& runtimes) {
+                                 const std::vector<const runtime::ClusterRuntime*>& runtimes) {
   Summary summary;
   summary.end_time = end_time;
   summary.events = events_;
-  for (const cluster::ClusterRuntime* runtime : runtimes) {
+  for (const runtime::ClusterRuntime* runtime : runtimes) {
     const cluster::ClusterState& state = runtime->state();
     ClusterAccumulator& cluster = For(&state);
     ClusterSummary cs;

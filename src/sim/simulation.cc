@@ -36,7 +36,7 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::S
     sim->preemptions_.push_back(*std::move(preemption));
     KUEUESIM_ASSIGN_OR_RETURN(
         auto runtime,
-        cluster::ClusterRuntime::Create(spec, settings, &sim->engine_, &sim->fan_out_,
+        runtime::ClusterRuntime::Create(spec, settings, &sim->engine_, &sim->fan_out_,
                                         sim->orderings_.back().get(), sim->preemptions_.back().get()));
     sim->runtimes_.push_back(std::move(runtime));
   }
@@ -47,8 +47,8 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::S
 
 Simulation::~Simulation() = default;
 
-std::vector<const cluster::ClusterRuntime*> Simulation::cluster_pointers() const {
-  std::vector<const cluster::ClusterRuntime*> out;
+std::vector<const runtime::ClusterRuntime*> Simulation::cluster_pointers() const {
+  std::vector<const runtime::ClusterRuntime*> out;
   for (const auto& r : runtimes_) out.push_back(r.get());
   return out;
 }
@@ -70,7 +70,7 @@ absl::Status Simulation::Run(const RunOptions& options) {
     }
     bool events_due = false;
     for (size_t i = 0; i < runtimes_.size() && !events_due; ++i) {
-      cluster::ClusterRuntime& runtime = *runtimes_[i];
+      runtime::ClusterRuntime& runtime = *runtimes_[i];
       while (runtime.NeedsCycle() && next_cycle_time_[i] <= engine_.now()) {
         if (options.max_cycles.has_value() && cycles_ >= *options.max_cycles) return absl::OkStatus();
         bool progressed = runtime.RunCycle();

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "kueuesim/cluster/cluster_runtime.h"
+#include "kueuesim/runtime/cluster_runtime.h"
 #include "kueuesim/cluster/events.h"
 
 namespace kueuesim::metrics {
@@ -74,7 +74,7 @@ class SummaryCollector : public cluster::EventSink {
  public:
   void OnEvent(const cluster::SimEvent& event) override;
   // Closes the time integrals at `end_time` and builds the summary.
-  Summary Finish(SimTime end_time, const std::vector<const cluster::ClusterRuntime*>& runtimes);
+  Summary Finish(SimTime end_time, const std::vector<const runtime::ClusterRuntime*>& runtimes);
 
  private:
   struct CqAccumulator {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "kueuesim/cluster/cluster_runtime.h"
+#include "kueuesim/runtime/cluster_runtime.h"
 #include "kueuesim/cluster/events.h"
 #include "kueuesim/engine/event_queue.h"
 #include "kueuesim/policy/registry.h"
@@ -46,8 +46,8 @@ class Simulation {
 
   SimTime now() const { return engine_.now(); }
   int64_t cycles() const { return cycles_; }
-  const std::vector<std::unique_ptr<cluster::ClusterRuntime>>& clusters() const { return runtimes_; }
-  std::vector<const cluster::ClusterRuntime*> cluster_pointers() const;
+  const std::vector<std::unique_ptr<runtime::ClusterRuntime>>& clusters() const { return runtimes_; }
+  std::vector<const runtime::ClusterRuntime*> cluster_pointers() const;
   const scenario::Scenario& scenario() const { return scenario_; }
 
  private:
@@ -70,7 +70,7 @@ class Simulation {
   FanOut fan_out_;
   std::vector<std::unique_ptr<policy::QueueOrderingPolicy>> orderings_;
   std::vector<std::unique_ptr<policy::PreemptionPolicy>> preemptions_;
-  std::vector<std::unique_ptr<cluster::ClusterRuntime>> runtimes_;
+  std::vector<std::unique_ptr<runtime::ClusterRuntime>> runtimes_;
   std::vector<SimTime> next_cycle_time_;
   std::vector<SimDuration> idle_backoff_;
   bool started_ = false;

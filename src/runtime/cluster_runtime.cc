@@ -1,5 +1,5 @@
 // The workload life cycle of one simulated Kueue; see cluster_runtime.h.
-#include "kueuesim/cluster/cluster_runtime.h"
+#include "kueuesim/runtime/cluster_runtime.h"
 
 #include <algorithm>
 
@@ -9,33 +9,18 @@
 #include "kueuesim/base/status.h"
 #include "queue/queue_manager.h"
 
-namespace kueuesim::cluster {
+namespace kueuesim::runtime {
 
-std::string_view EventTypeName(EventType type) {
-  switch (type) {
-    case EventType::kArrived:
-      return "Arrived";
-    case EventType::kQuotaReserved:
-      return "QuotaReserved";
-    case EventType::kAdmitted:
-      return "Admitted";
-    case EventType::kPodsReady:
-      return "PodsReady";
-    case EventType::kPreempted:
-      return "Preempted";
-    case EventType::kEvicted:
-      return "Evicted";
-    case EventType::kRequeued:
-      return "Requeued";
-    case EventType::kQuotaReleased:
-      return "QuotaReleased";
-    case EventType::kFinished:
-      return "Finished";
-    case EventType::kDeactivated:
-      return "Deactivated";
-  }
-  return "";
-}
+using cluster::AdmissionState;
+using cluster::ClusterQueueInfo;
+using cluster::FlavorId;
+using cluster::FrAmount;
+using cluster::FrId;
+using cluster::PodSetAdmission;
+using cluster::ResourceId;
+using cluster::SimEvent;
+using cluster::WorkloadPhase;
+using cluster::WorkloadRecord;
 
 absl::StatusOr<std::unique_ptr<ClusterRuntime>> ClusterRuntime::Create(
     const scenario::ClusterSpec& spec, const scenario::SimulationSettings& settings,
@@ -335,4 +320,4 @@ int64_t ClusterRuntime::PendingCount(CqId cq) const {
   return static_cast<int64_t>(queues_->Pending(cq).size());
 }
 
-}  // namespace kueuesim::cluster
+}  // namespace kueuesim::runtime

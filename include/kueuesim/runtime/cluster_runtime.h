@@ -7,8 +7,8 @@
 // requeue, and the batched return of parked workloads to their queues
 // (pkg/controller/core/workload_controller.go,
 // pkg/cache/queue/inadmissible_workloads.go).
-#ifndef KUEUESIM_CLUSTER_CLUSTER_RUNTIME_H_
-#define KUEUESIM_CLUSTER_CLUSTER_RUNTIME_H_
+#ifndef KUEUESIM_RUNTIME_CLUSTER_RUNTIME_H_
+#define KUEUESIM_RUNTIME_CLUSTER_RUNTIME_H_
 
 #include <cstdint>
 #include <memory>
@@ -30,7 +30,15 @@ namespace kueuesim::queue {
 class QueueManager;
 }
 
-namespace kueuesim::cluster {
+namespace kueuesim::runtime {
+
+using cluster::CqId;
+using cluster::EventSink;
+using cluster::EventType;
+using cluster::EvictionReason;
+using cluster::ClusterState;
+using cluster::WorkloadId;
+using cluster::kNone;
 
 struct RuntimeOptions {
   SimDuration eviction_delay = 0;
@@ -114,6 +122,6 @@ class ClusterRuntime : public engine::EventHandler {
   std::vector<bool> requeue_pending_;  // by quota node (root cohort or ClusterQueue)
 };
 
-}  // namespace kueuesim::cluster
+}  // namespace kueuesim::runtime
 
-#endif  // KUEUESIM_CLUSTER_CLUSTER_RUNTIME_H_
+#endif  // KUEUESIM_RUNTIME_CLUSTER_RUNTIME_H_
