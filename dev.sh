@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# kueuesim developer entry point. Two commands do everything on a fresh
+# Debian 12 machine:
+#
+#   ./dev.sh run    install what is missing, build (release), and run the
+#                   quick-start scenario, printing its summary
+#   ./dev.sh test   install what is missing, build, and run every test:
+#                   unit and end-to-end tests, the Kueue conformance cases,
+#                   the example that links the installed library, and the
+#                   tests again under AddressSanitizer + UndefinedBehaviorSanitizer
+#
+# Other commands: ./dev.sh deps | build | bench
+# Environment: JOBS (parallel jobs, default: number of cores).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
+PACKAGES=(build-essential cmake pkg-config python3 libabsl-dev libboost-graph-dev libfmt-dev
+          nlohmann-json3-dev libyaml-cpp-dev libyaml-dev libcli11-dev libgtest-dev libgmock-dev
+          googletest libbenchmark-dev pybind11-dev python3-dev)
+CONFORMANCE="${ROOT}/../shared/conformance/check.py"
+
+log() { printf '\n== %s\n' "$*" >&2; }
+
+install_deps() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -eq 0 ]; then return 0; fi
+  log "installing: ${missing[*]}"
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+configure_and_build() {  # dir build-type extra-cmake-args...
+  local dir="$1" type="$2"; shift 2
+  cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE="$type" -DKUEUESIM_WERROR=ON \
+        -DPython3_EXECUTABLE=/usr/bin/python3 "$@" >/dev/null
+  cmake --build "$dir" -j "$JOBS"
+}
+
+cmd_run() {
+  install_deps
+  log "building (release)"
+  configure_and_build "$ROOT/build/release" Release -DKUEUESIM_BUILD_TESTS=OFF -DKUEUESIM_BUILD_BENCHMARKS=OFF
+  log "running scenarios/quickstart/gpu-teams.yaml"
+  "$ROOT/build/release/cli/kueuesim" run "$ROOT/scenarios/quickstart/gpu-teams.yaml" \
+      --events "$ROOT/build/release/quickstart-events.jsonl"
+  echo "(event log: build/release/quickstart-events.jsonl)"
+}
+
+run_tests() {  # build-dir label
+  local dir="$1" label="$2"
+  log "tests ($label)"
+  (cd "$dir" && ctest --output-on-failure -j "$JOBS")
+  log "Kueue conformance cases ($label)"
+  python3 "$CONFORMANCE" --sim "$dir/cli/kueuesim" \
+      --known-failures "$ROOT/tests/conformance/known_failures.txt"
+}
+
+cmd_test() {
+  install_deps
+  log "building (RelWithDebInfo, tests)"
+  configure_and_build "$ROOT/build/test" RelWithDebInfo -DKUEUESIM_BUILD_BENCHMARKS=ON
+  run_tests "$ROOT/build/test" "RelWithDebInfo"
+  log "building (AddressSanitizer + UndefinedBehaviorSanitizer)"
+  configure_and_build "$ROOT/build/asan" Debug -DKUEUESIM_SANITIZE="address;undefined" \
+      -DKUEUESIM_BUILD_BENCHMARKS=OFF -DKUEUESIM_BUILD_EXAMPLES=OFF
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+      run_tests "$ROOT/build/asan" "ASan+UBSan"
+  log "all tests passed"
+}
+
+case "${1:-}" in
+  run) cmd_run ;;
+  test) cmd_test ;;
+  deps) install_deps ;;
+  build) install_deps; configure_and_build "$ROOT/build/test" RelWithDebInfo ;;
+  bench)
+    install_deps
+    configure_and_build "$ROOT/build/release" Release -DKUEUESIM_BUILD_TESTS=OFF -DKUEUESIM_BUILD_BENCHMARKS=ON
+    for b in "$ROOT"/build/release/bench/*_benchmark; do "$b"; done ;;
+  *) echo "usage: ./dev.sh run|test|deps|build|bench" >&2; exit 2 ;;
+esac
