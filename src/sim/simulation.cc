@@ -60,6 +60,7 @@ absl::Status Simulation::Run(const RunOptions& options) {
   }
   const std::optional<SimTime> until = options.until.has_value() ? options.until : scenario_.settings.until;
   const SimDuration cycle_duration = scenario_.settings.cycle_duration;
+  stopped_at_until_ = false;
   int64_t cycles_this_instant = 0;
   SimTime instant = engine_.now();
   while (true) {
@@ -109,6 +110,7 @@ absl::Status Simulation::Run(const RunOptions& options) {
     if (!next.has_value()) break;
     if (until.has_value() && *next > *until) {
       engine_.AdvanceTo(*until);
+      stopped_at_until_ = true;
       break;
     }
     engine_.AdvanceTo(*next);

@@ -1,1 +1,15 @@
-# e2e tests
+# End-to-end tests: the CLI on every scenario, the CLI on bad input, and an
+# outside project built against the installed package.
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+
+add_test(NAME e2e.scenarios
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/run_scenarios.py
+          --sim $<TARGET_FILE:kueuesim_cli> --root ${PROJECT_SOURCE_DIR}/scenarios)
+add_test(NAME e2e.bad_input
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/bad_input_test.py
+          --sim $<TARGET_FILE:kueuesim_cli>)
+if(KUEUESIM_BUILD_EXAMPLES AND KUEUESIM_INSTALL AND NOT KUEUESIM_SANITIZE)
+  add_test(NAME e2e.install_example
+    COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/install_example_test.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
+  set_tests_properties(e2e.install_example PROPERTIES TIMEOUT 600)
+endif()

@@ -45,6 +45,9 @@ class Simulation {
   absl::Status Run(const RunOptions& options);
 
   SimTime now() const { return engine_.now(); }
+  // The end of the run for reports: the `until` time when the run stopped
+  // there, else the time of the last workload event.
+  SimTime end_time() const { return stopped_at_until_ ? engine_.now() : fan_out_.last_event_time(); }
   int64_t cycles() const { return cycles_; }
   const std::vector<std::unique_ptr<runtime::ClusterRuntime>>& clusters() const { return runtimes_; }
   std::vector<const runtime::ClusterRuntime*> cluster_pointers() const;
@@ -55,11 +58,14 @@ class Simulation {
    public:
     explicit FanOut(std::vector<cluster::EventSink*>* sinks) : sinks_(sinks) {}
     void OnEvent(const cluster::SimEvent& event) override {
+      last_event_time_ = event.time;
       for (cluster::EventSink* sink : *sinks_) sink->OnEvent(event);
     }
+    SimTime last_event_time() const { return last_event_time_; }
 
    private:
     std::vector<cluster::EventSink*>* sinks_;
+    SimTime last_event_time_ = 0;
   };
 
   Simulation() : fan_out_(&sinks_) {}
@@ -74,6 +80,7 @@ class Simulation {
   std::vector<SimTime> next_cycle_time_;
   std::vector<SimDuration> idle_backoff_;
   bool started_ = false;
+  bool stopped_at_until_ = false;
   int64_t cycles_ = 0;
 };
 

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""End-to-end check of every scenario under scenarios/: runs the kueuesim CLI
+on it and compares the summary (JSON) and the event log with the checked
+files next to it:
+
+  scenarios/<group>/<name>.yaml                 the scenario
+  scenarios/<group>/<name>.expected.json        its summary (kueuesim run --summary)
+  scenarios/<group>/<name>.expected.jsonl       its event log (optional)
+  scenarios/<group>/<name>.args                 extra CLI arguments (optional, one line)
+
+A scenario file that starts with '# kueuesim: part of <file>' is an input of
+another scenario and is not run on its own. Run with --update to rewrite the
+expected files after a deliberate change (then review the diff).
+
+Usage: run_scenarios.py --sim PATH --root DIR [--update] [-k SUBSTRING]
+"""
+import argparse
+import difflib
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+
+def scenarios(root):
+    for dirpath, _, files in sorted(os.walk(root)):
+        for f in sorted(files):
+            if not f.endswith(".yaml"):
+                continue
+            path = os.path.join(dirpath, f)
+            with open(path) as fh:
+                head = fh.readline()
+            if head.startswith("# kueuesim: part of"):
+                continue
+            yield path
+
+
+def run(sim, path, tmp):
+    base = path[: -len(".yaml")]
+    args = []
+    if os.path.exists(base + ".args"):
+        with open(base + ".args") as fh:
+            args = shlex.split(fh.read())
+    summary = os.path.join(tmp, "summary.json")
+    events = os.path.join(tmp, "events.jsonl")
+    files = [path] + [a for a in args if a.endswith(".yaml")]
+    flags = [a for a in args if not a.endswith(".yaml")]
+    cmd = [sim, "run"] + files + flags + ["--summary", summary, "--events", events, "--quiet"]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        return None, None, f"exit {p.returncode}: {p.stderr.strip()}"
+    with open(summary) as fh:
+        s = fh.read()
+    with open(events) as fh:
+        e = fh.read()
+    return s, e, None
+
+
+def compare(label, got, path, update):
+    if update:
+        with open(path, "w") as fh:
+            fh.write(got)
+        return []
+    if not os.path.exists(path):
+        return [f"{label}: no checked file {os.path.relpath(path)} (run with --update, then review it)"]
+    with open(path) as fh:
+        want = fh.read()
+    if got == want:
+        return []
+    diff = difflib.unified_diff(want.splitlines(), got.splitlines(), "expected", "got", lineterm="", n=2)
+    lines = list(diff)
+    return [f"{label} differs from {os.path.relpath(path)}:"] + lines[:60]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sim", required=True)
+    ap.add_argument("--root", required=True)
+    ap.add_argument("--update", action="store_true")
+    ap.add_argument("-k", default="")
+    args = ap.parse_args()
+    failures = 0
+    count = 0
+    for path in scenarios(args.root):
+        if args.k not in path:
+            continue
+        count += 1
+        base = path[: -len(".yaml")]
+        with tempfile.TemporaryDirectory() as tmp:
+            summary, events, err = run(args.sim, path, tmp)
+            # A second run must give byte-identical output.
+            summary2, events2, err2 = run(args.sim, path, tmp)
+        errors = []
+        if err:
+            errors.append(err)
+        else:
+            if (summary, events) != (summary2, events2):
+                errors.append("two runs of the same scenario gave different output")
+            errors += compare("summary", summary, base + ".expected.json", args.update)
+            if os.path.exists(base + ".expected.jsonl") or args.update:
+                errors += compare("events", events, base + ".expected.jsonl", args.update)
+        rel = os.path.relpath(path, args.root)
+        if errors:
+            failures += 1
+            print(f"FAIL {rel}")
+            for e in errors:
+                print("    " + e)
+        else:
+            print(f"ok   {rel}")
+    print(f"{count - failures} passed, {failures} failed")
+    return 1 if failures or count == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
