@@ -25,8 +25,9 @@ bool ContainsWorkload(const std::vector<WorkloadId>& list, WorkloadId id) {
 }  // namespace
 
 Scheduler::Scheduler(cluster::ClusterState* state, queue::QueueManager* queues,
-                     policy::PreemptionPolicy* preemption, flavor::TopologyPlacer* placer)
-    : state_(state), queues_(queues), preemption_(preemption), placer_(placer) {}
+                     policy::PreemptionPolicy* preemption, flavor::TopologyPlacer* placer,
+                     cluster::AdmissionFairSharing* afs)
+    : state_(state), queues_(queues), preemption_(preemption), placer_(placer), afs_(afs) {}
 
 std::pair<flavor::PreemptionPossibility, int> Scheduler::SimulatePreemption(CqId cq, WorkloadId workload,
                                                                            cluster::FrId fr,
@@ -320,6 +321,10 @@ void Scheduler::ProcessEntry(Entry* e, CycleResult* result) {
 void Scheduler::Admit(Entry* e, const std::vector<FrAmount>& usage, CycleResult* result) {
   cluster::WorkloadRecord& wl = state_->workload(e->workload);
   cluster::ClusterQueueInfo& cq = state_->cq(e->cq);
+  // The admission-fair-sharing entry penalty, once per reservation.
+  if (afs_ != nullptr && afs_->OrdersClusterQueue(e->cq) && !wl.HoldsQuota()) {
+    afs_->PushPenalty(e->workload, wl);
+  }
   e->status = EntryStatus::kAssumed;
   cluster::AdmissionState admission;
   admission.cq = e->cq;
@@ -477,7 +482,7 @@ void Scheduler::Requeue(Entry* e, CycleResult* result) {
 CycleResult Scheduler::RunCycle(SimTime now) {
   ++cycle_;
   now_ = now;
-  snapshot_ = std::make_unique<cluster::SchedulingSnapshot>(state_, now);
+  snapshot_ = std::make_unique<cluster::SchedulingSnapshot>(state_, now, afs_);
   preempted_in_cycle_.clear();
   temporary_usage_.clear();
   admitted_in_cycle_.clear();

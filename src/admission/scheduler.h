@@ -56,8 +56,10 @@ struct CycleResult {
 
 class Scheduler : public flavor::PreemptionOracle {
  public:
+  // `afs` may be null (admission fair sharing off).
   Scheduler(cluster::ClusterState* state, queue::QueueManager* queues,
-            policy::PreemptionPolicy* preemption, flavor::TopologyPlacer* placer);
+            policy::PreemptionPolicy* preemption, flavor::TopologyPlacer* placer,
+            cluster::AdmissionFairSharing* afs);
 
   // Runs one cycle at simulated time `now`. The reservations are already
   // accounted in the quota tree and the workloads' admission state; the
@@ -109,6 +111,7 @@ class Scheduler : public flavor::PreemptionOracle {
   queue::QueueManager* queues_;
   policy::PreemptionPolicy* preemption_;
   flavor::TopologyPlacer* placer_;
+  cluster::AdmissionFairSharing* afs_;
   std::unique_ptr<cluster::SchedulingSnapshot> snapshot_;
   int64_t cycle_ = 0;
   SimTime now_ = 0;

@@ -7,6 +7,25 @@
 
 namespace kueuesim::cluster {
 
+SchedulingSnapshot::SchedulingSnapshot(ClusterState* state, SimTime now, const AdmissionFairSharing* afs)
+    : state_(state), now_(now), afs_(afs) {
+  if (afs_ != nullptr && afs_->Enabled()) {
+    lq_usage_.resize(static_cast<size_t>(state_->num_local_queues()));
+    for (LqId lq = 0; lq < state_->num_local_queues(); ++lq) {
+      lq_usage_[static_cast<size_t>(lq)] = afs_->Usage(lq);
+    }
+  }
+}
+
+std::optional<double> SchedulingSnapshot::LocalQueueFsUsage(WorkloadId id) const {
+  if (lq_usage_.empty()) return std::nullopt;
+  const WorkloadRecord& wl = state_->workload(id);
+  if (!wl.admission.has_value() || wl.lq == kNone || !afs_->OrdersClusterQueue(wl.admission->cq)) {
+    return std::nullopt;
+  }
+  return lq_usage_[static_cast<size_t>(wl.lq)];
+}
+
 std::span<const FrAmount> SchedulingSnapshot::UsageOf(WorkloadId id) const {
   const WorkloadRecord& wl = state_->workload(id);
   if (!wl.admission.has_value()) return {};

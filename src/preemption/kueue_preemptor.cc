@@ -38,6 +38,14 @@ struct CandidateOrder {
     const bool a_same = snapshot->HoldingCq(a) == preemptor_cq;
     const bool b_same = snapshot->HoldingCq(b) == preemptor_cq;
     if (a_same != b_same) return !a_same;
+    // Admission fair sharing: within one ClusterQueue, the LocalQueue that
+    // used more goes first.
+    if (snapshot->admission_fair_sharing_enabled() && snapshot->HoldingCq(a) == snapshot->HoldingCq(b) &&
+        wa.lq != wb.lq) {
+      std::optional<double> ua = snapshot->LocalQueueFsUsage(a);
+      std::optional<double> ub = snapshot->LocalQueueFsUsage(b);
+      if (ua.has_value() && ub.has_value() && *ua != *ub) return *ua > *ub;
+    }
     if (wa.priority != wb.priority) return wa.priority < wb.priority;
     UnixMicros ta = snapshot->QuotaReservationTime(a);
     UnixMicros tb = snapshot->QuotaReservationTime(b);

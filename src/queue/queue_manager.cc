@@ -27,9 +27,9 @@ bool QueueManager::Less(const CqQueue& q, CqId cq, WorkloadId a, WorkloadId b) c
   if (a_sticky != b_sticky) return a_sticky;
   const cluster::WorkloadRecord& wa = state_->workload(a);
   const cluster::WorkloadRecord& wb = state_->workload(b);
-  if (afs_ != nullptr && afs_->OrdersByUsage(cq)) {
-    double ua = afs_->LocalQueueUsage(wa);
-    double ub = afs_->LocalQueueUsage(wb);
+  if (afs_ != nullptr && afs_->OrdersClusterQueue(cq)) {
+    const double ua = afs_->Usage(wa.lq);
+    const double ub = afs_->Usage(wb.lq);
     if (ua != ub) return ua < ub;
   }
   int c = ordering_->Compare(*state_, wa, wb);
@@ -213,6 +213,8 @@ std::vector<Head> QueueManager::Heads() {
   for (CqId cq : cqs_by_name_) {
     if (!state_->cq(cq).active) continue;
     CqQueue& q = queues_[static_cast<size_t>(cq)];
+    // Entry penalties change LocalQueue usage: re-sort before the pop.
+    if (afs_ != nullptr && afs_->OrdersClusterQueue(cq) && afs_->HasPendingPenalty(cq)) RebuildHeap(cq);
     ++q.pop_cycle;
     if (q.heap.empty()) {
       q.inflight = kNone;

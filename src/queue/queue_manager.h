@@ -13,6 +13,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "kueuesim/cluster/admission_fair_sharing.h"
 #include "kueuesim/cluster/cluster_state.h"
 #include "kueuesim/policy/queue_ordering.h"
 
@@ -39,20 +40,12 @@ struct Head {
   bool is_preemptor = false;
 };
 
-// Supplies admission-fair-sharing usage of a workload's LocalQueue (lower
-// first). Returns false when the ClusterQueue does not order by it.
-class FairSharingUsageSource {
- public:
-  virtual ~FairSharingUsageSource() = default;
-  virtual bool OrdersByUsage(CqId cq) const = 0;
-  virtual double LocalQueueUsage(const cluster::WorkloadRecord& workload) const = 0;
-};
-
 class QueueManager {
  public:
   QueueManager(cluster::ClusterState* state, const policy::QueueOrderingPolicy* ordering);
 
-  void set_fair_sharing_usage(const FairSharingUsageSource* source) { afs_ = source; }
+  // Admission fair sharing orders the queues that use it (may be null).
+  void set_admission_fair_sharing(const cluster::AdmissionFairSharing* afs) { afs_ = afs; }
 
   // A new or changed pending workload (Manager.AddOrUpdateWorkload).
   // `reevaluate` is true when something the parked copy depends on changed
@@ -116,7 +109,7 @@ class QueueManager {
 
   cluster::ClusterState* state_;
   const policy::QueueOrderingPolicy* ordering_;
-  const FairSharingUsageSource* afs_ = nullptr;
+  const cluster::AdmissionFairSharing* afs_ = nullptr;
   std::vector<CqQueue> queues_;
   std::vector<CqId> cqs_by_name_;
 };

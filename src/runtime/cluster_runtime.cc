@@ -37,9 +37,11 @@ absl::StatusOr<std::unique_ptr<ClusterRuntime>> ClusterRuntime::Create(
   runtime->options_.eviction_delay = settings.eviction_delay;
   runtime->options_.inadmissible_requeue_delay = settings.inadmissible_requeue_delay;
   runtime->options_.cycle_duration = settings.cycle_duration;
+  runtime->afs_ = std::make_unique<cluster::AdmissionFairSharing>(runtime->state_.get());
   runtime->queues_ = std::make_unique<queue::QueueManager>(runtime->state_.get(), ordering);
+  runtime->queues_->set_admission_fair_sharing(runtime->afs_.get());
   runtime->scheduler_ = std::make_unique<admission::Scheduler>(
-      runtime->state_.get(), runtime->queues_.get(), preemption, /*placer=*/nullptr);
+      runtime->state_.get(), runtime->queues_.get(), preemption, /*placer=*/nullptr, runtime->afs_.get());
   runtime->requeue_pending_.assign(static_cast<size_t>(runtime->state_->tree().num_nodes()), false);
   for (const auto& wl : spec.workloads) {
     KUEUESIM_RETURN_IF_ERROR(
@@ -129,8 +131,14 @@ absl::Status ClusterRuntime::Start() {
   }
   for (WorkloadId id = 0; id < state_->num_workloads(); ++id) {
     const WorkloadRecord& wl = state_->workload(id);
-    if (wl.admission.has_value()) continue;
+    if (wl.admission.has_value()) {
+      afs_->AddAdmittedUsage(wl, +1);
+      continue;
+    }
     engine_->Schedule(wl.arrival, this, kArrival, id);
+  }
+  if (afs_->Enabled() && afs_->sampling_interval() > 0) {
+    engine_->Schedule(afs_->sampling_interval(), this, kAdmissionFairSharingTick);
   }
   return absl::OkStatus();
 }
@@ -153,6 +161,9 @@ void ClusterRuntime::HandleEvent(int32_t kind, int64_t a, int64_t b) {
       break;
     case kRequeueInadmissible:
       OnRequeueInadmissible(static_cast<quota::NodeId>(a));
+      break;
+    case kAdmissionFairSharingTick:
+      OnAdmissionFairSharingTick();
       break;
     default:
       KUEUESIM_CHECK_MSG(false, fmt::format("unknown runtime event {}", kind));
@@ -195,6 +206,7 @@ void ClusterRuntime::OnReserved(WorkloadId id) {
   wl.evicted = false;
   wl.eviction_reason = EvictionReason::kNotEvicted;
   Emit(EventType::kQuotaReserved, id, wl.admission->cq);
+  afs_->AddAdmittedUsage(wl, +1);
   // Admission checks: a check named by the ClusterQueue and applicable to
   // the assigned flavors keeps the workload at QuotaReserved; without a
   // controller in the simulation to answer, such a workload is not
@@ -219,6 +231,12 @@ void ClusterRuntime::OnReserved(WorkloadId id) {
   wl.phase = WorkloadPhase::kAdmitted;
   wl.admitted_at = engine_->now();
   Emit(EventType::kAdmitted, id, wl.admission->cq);
+  if (afs_->OrdersClusterQueue(wl.admission->cq)) {
+    // The penalty settles into the LocalQueue's consumed usage; the
+    // LocalQueue reconciler then re-sorts the ClusterQueue.
+    afs_->Settle(id, wl, engine_->now());
+    queues_->RebuildHeap(wl.admission->cq);
+  }
   ++wl.run_generation;
   engine_->ScheduleAfter(wl.startup_delay, this, kPodsReady, id, wl.run_generation);
 }
@@ -239,6 +257,7 @@ void ClusterRuntime::OnFinish(WorkloadId id, uint32_t generation) {
   ReleaseQuota(id);
   wl.phase = WorkloadPhase::kFinished;
   wl.finished_at = engine_->now();
+  afs_->DropPenalty(id, wl);
   ++counters_.finished;
   Emit(EventType::kFinished, id, cq);
   NotifyRequeue(cq);
@@ -275,6 +294,7 @@ void ClusterRuntime::OnEvictionRelease(WorkloadId id, uint32_t generation) {
 void ClusterRuntime::ReleaseQuota(WorkloadId id) {
   WorkloadRecord& wl = state_->workload(id);
   Emit(EventType::kQuotaReleased, id, wl.admission->cq);
+  afs_->AddAdmittedUsage(wl, -1);
   ClusterQueueInfo& cq = state_->cq(wl.admission->cq);
   state_->tree().RemoveUsage(cq.node, wl.admission->usage);
   size_t index = static_cast<size_t>(wl.holding_index);
@@ -314,6 +334,19 @@ void ClusterRuntime::OnRequeueInadmissible(quota::NodeId scope) {
     for (quota::NodeId child : tree.child_cohorts(node)) stack.push_back(child);
   }
   if (moved > 0) needs_cycle_ = true;
+}
+
+void ClusterRuntime::OnAdmissionFairSharingTick() {
+  // The LocalQueue reconciler: decay each LocalQueue's consumed usage
+  // towards its admitted usage, then re-sort the queues that use it.
+  afs_->ReconcileAll(engine_->now());
+  for (CqId cq = 0; cq < state_->num_cluster_queues(); ++cq) {
+    if (afs_->OrdersClusterQueue(cq)) queues_->RebuildHeap(cq);
+  }
+  // Keep ticking only while there is something left to order or decay.
+  if (engine_->HasEvents() || queues_->AnyActive()) {
+    engine_->ScheduleAfter(afs_->sampling_interval(), this, kAdmissionFairSharingTick);
+  }
 }
 
 int64_t ClusterRuntime::PendingCount(CqId cq) const {

@@ -23,7 +23,12 @@ MATCHER(IsOk, "is OK") {
   return status.ok();
 }
 
-MATCHER_P2(StatusIs, code, message_matcher, "") {
+// Matches a status (or StatusOr) with code `code` whose message matches
+// `message_matcher` (a gMock matcher or a plain string for equality).
+MATCHER_P2(StatusIs, code, message_matcher,
+           std::string(negation ? "isn't" : "is") + " a status with code " +
+               absl::StatusCodeToString(code) + " and a message that " +
+               ::testing::DescribeMatcher<std::string>(message_matcher)) {
   const absl::Status& status = GetStatus(arg);
   *result_listener << "status: " << status.ToString();
   if (status.code() != code) return false;

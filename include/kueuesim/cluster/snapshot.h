@@ -11,16 +11,20 @@
 #ifndef KUEUESIM_CLUSTER_SNAPSHOT_H_
 #define KUEUESIM_CLUSTER_SNAPSHOT_H_
 
+#include <optional>
 #include <span>
 #include <vector>
 
+#include "kueuesim/cluster/admission_fair_sharing.h"
 #include "kueuesim/cluster/cluster_state.h"
 
 namespace kueuesim::cluster {
 
 class SchedulingSnapshot {
  public:
-  SchedulingSnapshot(ClusterState* state, SimTime now) : state_(state), now_(now) {}
+  // `afs` (may be null) provides the LocalQueue usage of admission fair
+  // sharing, read once here as Kueue's snapshot does.
+  SchedulingSnapshot(ClusterState* state, SimTime now, const AdmissionFairSharing* afs = nullptr);
 
   const ClusterState& state() const { return *state_; }
   ClusterState& mutable_state() { return *state_; }
@@ -64,12 +68,20 @@ class SchedulingSnapshot {
   // The ClusterQueue a workload holds quota in.
   CqId HoldingCq(WorkloadId id) const;
 
+  // The admission-fair-sharing usage of the LocalQueue of a workload
+  // holding quota in a ClusterQueue that uses it (Info.LocalQueueFSUsage),
+  // as of the start of the cycle; nullopt otherwise.
+  std::optional<double> LocalQueueFsUsage(WorkloadId id) const;
+  bool admission_fair_sharing_enabled() const { return afs_ != nullptr && afs_->Enabled(); }
+
   // Whether `id` uses any of `frs` (classical.WorkloadUsesResources).
   bool UsesResources(WorkloadId id, std::span<const FrId> frs) const;
 
  private:
   ClusterState* state_;
   SimTime now_;
+  const AdmissionFairSharing* afs_;
+  std::vector<double> lq_usage_;  // by LqId, when AFS is enabled
 };
 
 }  // namespace kueuesim::cluster

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "kueuesim/cluster/admission_fair_sharing.h"
 #include "kueuesim/cluster/cluster_state.h"
 #include "kueuesim/cluster/events.h"
 #include "kueuesim/engine/event_queue.h"
@@ -93,6 +94,7 @@ class ClusterRuntime : public engine::EventHandler {
     kFinish,
     kEvictionRelease,
     kRequeueInadmissible,
+    kAdmissionFairSharingTick,
   };
 
   ClusterRuntime() = default;
@@ -107,9 +109,11 @@ class ClusterRuntime : public engine::EventHandler {
   void ReleaseQuota(WorkloadId id);
   void NotifyRequeue(CqId cq);
   void OnRequeueInadmissible(quota::NodeId scope);
+  void OnAdmissionFairSharingTick();
   UnixMicros WallNow() const;
 
   std::unique_ptr<ClusterState> state_;
+  std::unique_ptr<cluster::AdmissionFairSharing> afs_;
   std::unique_ptr<queue::QueueManager> queues_;
   std::unique_ptr<admission::Scheduler> scheduler_;
   engine::Engine* engine_ = nullptr;
