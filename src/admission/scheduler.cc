@@ -313,6 +313,18 @@ void Scheduler::ProcessEntry(Entry* e, CycleResult* result) {
     if (preempted != 0) e->requeue_reason = RequeueReason::kPendingPreemption;
     return;
   }
+  // waitForPodsReady blockAdmission: Kueue blocks the scheduler until every
+  // admitted workload's pods are ready. A cycle starts only when none is
+  // waiting; after an admission in this cycle, later entries wait for the
+  // next cycle (the runtime runs it once the pods are ready).
+  const model::WaitForPodsReadyConfig& wfpr = state_->configuration().wait_for_pods_ready;
+  if (wfpr.enable && wfpr.block_admission && !state_->gates().disable_wait_for_pods_ready &&
+      !admitted_in_cycle_.empty() && !wl.HoldsQuota()) {
+    e->status = EntryStatus::kSkipped;
+    e->message = "waiting for all admitted workloads to be in PodsReady condition";
+    preempted_in_cycle_.resize(preempted_in_cycle_.size() - e->targets.size());
+    return;
+  }
   // Admission: the usage stays in the tree.
   snapshot_->AddUsage(e->cq, usage);
   Admit(e, usage, result);

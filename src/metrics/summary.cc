@@ -24,6 +24,43 @@ std::string JsonDouble(double value) {
   return fmt::format("{:.6f}", value);
 }
 
+std::string JsonCounts(const std::map<std::string, int64_t>& counts) {
+  std::string out = "{";
+  for (const auto& [key, value] : counts) {
+    if (out.size() > 1) out += ", ";
+    AppendJsonString(&out, key);
+    out += fmt::format(": {}", value);
+  }
+  return out + "}";
+}
+
+std::string JsonAmounts(const std::map<std::string, double>& amounts) {
+  std::string out = "{";
+  for (const auto& [key, value] : amounts) {
+    if (out.size() > 1) out += ", ";
+    AppendJsonString(&out, key);
+    out += ": " + JsonDouble(value);
+  }
+  return out + "}";
+}
+
+std::string JsonSeries(const std::map<std::string, TimeSeries>& series) {
+  std::string out = "{";
+  for (const auto& [name, points] : series) {
+    if (out.size() > 1) out += ", ";
+    AppendJsonString(&out, name);
+    out += ": [";
+    for (size_t i = 0; i < points.size(); ++i) {
+      if (i > 0) out += ", ";
+      out += fmt::format("[{}, {}]", FormatSeconds(points[i].first),
+                         points[i].second >= 9.2e18 ? std::string("9223372036854775807")
+                                                    : fmt::format("{}", static_cast<int64_t>(points[i].second)));
+    }
+    out += "]";
+  }
+  return out + "}";
+}
+
 }  // namespace
 
 SummaryCollector::ClusterAccumulator& SummaryCollector::For(const cluster::ClusterState* state) {
@@ -60,10 +97,47 @@ void SummaryCollector::Advance(const cluster::ClusterState& state, CqAccumulator
   acc->last_update = now;
 }
 
+void SummaryCollector::MarkShareChange(ClusterAccumulator* cluster, cluster::CqId cq, SimTime now) {
+  const cluster::ClusterState& state = *cluster->state;
+  if (!state.fair_sharing_enabled()) return;
+  const quota::QuotaTree& tree = state.tree();
+  cluster->dirty_time = now;
+  for (quota::NodeId n = state.cq(cq).node; n != quota::kNoNode; n = tree.parent(n)) {
+    if (std::find(cluster->dirty_nodes.begin(), cluster->dirty_nodes.end(), n) == cluster->dirty_nodes.end()) {
+      cluster->dirty_nodes.push_back(n);
+    }
+  }
+}
+
+void SummaryCollector::FlushShares(ClusterAccumulator* cluster) {
+  if (cluster->dirty_nodes.empty()) return;
+  const quota::QuotaTree& tree = cluster->state->tree();
+  if (cluster->shares.size() < static_cast<size_t>(tree.num_nodes())) {
+    cluster->shares.resize(static_cast<size_t>(tree.num_nodes()));
+  }
+  for (quota::NodeId n : cluster->dirty_nodes) {
+    if (!tree.has_parent(n)) continue;
+    // Kueue's status.fairSharing.weightedShare: the share rounded up, with
+    // the largest integer for a zero weight that borrows.
+    quota::Drs drs = tree.DominantResourceShare(n);
+    double share = drs.ZeroWeightBorrows() ? 9223372036854775807.0 : std::ceil(drs.PreciseWeightedShare());
+    TimeSeries& series = cluster->shares[static_cast<size_t>(n)];
+    if (!series.empty() && series.back().second == share) continue;
+    if (!series.empty() && series.back().first == cluster->dirty_time) {
+      series.back().second = share;
+    } else {
+      series.emplace_back(cluster->dirty_time, share);
+    }
+  }
+  cluster->dirty_nodes.clear();
+}
+
 void SummaryCollector::OnEvent(const cluster::SimEvent& event) {
   ++events_;
   ClusterAccumulator& cluster = For(event.cluster);
   const cluster::ClusterState& state = *event.cluster;
+  // A usage change announced by the previous event has been applied now.
+  if (event.type != cluster::EventType::kQuotaReleased) FlushShares(&cluster);
   if (cluster.reserved_once.size() < static_cast<size_t>(state.num_workloads())) {
     cluster.reserved_once.resize(static_cast<size_t>(state.num_workloads()), false);
   }
@@ -83,6 +157,8 @@ void SummaryCollector::OnEvent(const cluster::SimEvent& event) {
         slot = AddAmounts(slot, u.amount);
         acc.peak[static_cast<size_t>(u.fr)] = std::max(acc.peak[static_cast<size_t>(u.fr)], slot);
       }
+      MarkShareChange(&cluster, event.cq, event.time);
+      FlushShares(&cluster);
       break;
     }
     case cluster::EventType::kQuotaReleased:
@@ -91,15 +167,38 @@ void SummaryCollector::OnEvent(const cluster::SimEvent& event) {
         Amount& slot = acc.usage[static_cast<size_t>(u.fr)];
         slot = SubAmounts(slot, u.amount);
       }
+      MarkShareChange(&cluster, event.cq, event.time);
       break;
     case cluster::EventType::kFinished:
       ++acc.finished;
       break;
-    case cluster::EventType::kPreempted:
+    case cluster::EventType::kPreempted: {
       ++acc.preempted;
+      ++acc.preempted_by_reason[std::string(event.reason)];
+      const cluster::CqId preemptor_cq = state.ClusterQueueOf(state.workload(event.preemptor));
+      if (preemptor_cq != cluster::kNone) {
+        ++cluster.cqs[static_cast<size_t>(preemptor_cq)].preemptions_issued_by_reason[std::string(event.reason)];
+      }
       break;
-    case cluster::EventType::kEvicted:
+    }
+    case cluster::EventType::kEvicted: {
       ++acc.evicted;
+      ++acc.evictions_by_reason[std::string(event.reason)];
+      if (wl.lost_run_time > 0 && wl.admission.has_value()) {
+        const double seconds = static_cast<double>(wl.lost_run_time) / static_cast<double>(kSecond);
+        for (const auto& ps : wl.admission->pod_sets) {
+          for (const auto& entry : ps.entries) {
+            const std::string& name = state.resource_name(entry.resource);
+            double amount = static_cast<double>(entry.usage);
+            if (IsMilliResource(name)) amount /= 1000.0;
+            acc.work_lost[name] += amount * seconds;
+          }
+        }
+      }
+      break;
+    }
+    case cluster::EventType::kDeactivated:
+      ++acc.deactivated;
       break;
     default:
       break;
@@ -135,6 +234,11 @@ Summary SummaryCollector::Finish(SimTime end_time,
       s.preempted = acc.preempted;
       s.evicted = acc.evicted;
       s.pending = runtime->PendingCount(cq);
+      s.deactivated = acc.deactivated;
+      s.preempted_by_reason = acc.preempted_by_reason;
+      s.preemptions_issued_by_reason = acc.preemptions_issued_by_reason;
+      s.evictions_by_reason = acc.evictions_by_reason;
+      s.work_lost = acc.work_lost;
       s.running = static_cast<int64_t>(info.holding.size());
       std::vector<SimDuration> waits = acc.waits;
       std::sort(waits.begin(), waits.end());
@@ -170,6 +274,15 @@ Summary SummaryCollector::Finish(SimTime end_time,
       }
       cs.cluster_queues.push_back(std::move(s));
     }
+    cs.fair_sharing = state.fair_sharing_enabled();
+    if (cs.fair_sharing) {
+      const quota::QuotaTree& tree = state.tree();
+      for (quota::NodeId n = 0; n < tree.num_nodes() && static_cast<size_t>(n) < cluster.shares.size(); ++n) {
+        const TimeSeries& series = cluster.shares[static_cast<size_t>(n)];
+        if (series.empty()) continue;
+        (tree.is_cluster_queue(n) ? cs.cluster_queue_shares : cs.cohort_shares)[tree.name(n)] = series;
+      }
+    }
     summary.clusters.push_back(std::move(cs));
   }
   return summary;
@@ -204,6 +317,34 @@ std::string FormatSummary(const Summary& summary) {
                            FormatAmount(r.peak_usage, r.resource),
                            r.utilization.has_value() ? fmt::format("{:.1f}%", *r.utilization * 100) : "-",
                            r.borrowed_share * 100);
+      }
+    }
+    bool any_eviction = false;
+    for (const auto& cq : cluster.cluster_queues) any_eviction = any_eviction || cq.evicted > 0;
+    if (any_eviction) {
+      out += "\n  Preemptions and evictions\n";
+      for (const auto& cq : cluster.cluster_queues) {
+        if (cq.evicted == 0 && cq.preemptions_issued_by_reason.empty()) continue;
+        std::string preempted;
+        for (const auto& [reason, count] : cq.preempted_by_reason) {
+          preempted += fmt::format("{}{} {}", preempted.empty() ? "" : ", ", count, reason);
+        }
+        std::string issued;
+        for (const auto& [reason, count] : cq.preemptions_issued_by_reason) {
+          issued += fmt::format("{}{} {}", issued.empty() ? "" : ", ", count, reason);
+        }
+        std::string evictions;
+        for (const auto& [reason, count] : cq.evictions_by_reason) {
+          evictions += fmt::format("{}{} {}", evictions.empty() ? "" : ", ", count, reason);
+        }
+        std::string lost;
+        for (const auto& [resource, amount] : cq.work_lost) {
+          if (resource == "memory") continue;
+          lost += fmt::format("{}{:.2f} {}-hours", lost.empty() ? "" : ", ", amount / 3600.0, resource);
+        }
+        out += fmt::format("  {:<24} preempted: {}; preempting others: {}; evictions: {}; work lost: {}\n",
+                           cq.name, preempted.empty() ? "-" : preempted, issued.empty() ? "-" : issued,
+                           evictions.empty() ? "-" : evictions, lost.empty() ? "-" : lost);
       }
     }
   }
@@ -250,9 +391,17 @@ std::string SummaryToJson(const Summary& summary) {
                            u.utilization.has_value() ? JsonDouble(*u.utilization) : "null",
                            JsonDouble(u.borrowed_share), JsonDouble(u.used_amount_seconds));
       }
-      out += "]}";
+      out += fmt::format("],\n        \"preemptedByReason\": {}, \"preemptionsIssuedByReason\": {}, "
+                         "\"evictionsByReason\": {}, \"deactivated\": {}, \"workLostAmountSeconds\": {}}}",
+                         JsonCounts(cq.preempted_by_reason), JsonCounts(cq.preemptions_issued_by_reason),
+                         JsonCounts(cq.evictions_by_reason), cq.deactivated, JsonAmounts(cq.work_lost));
     }
-    out += "\n    ]}";
+    out += "\n    ]";
+    if (cluster.fair_sharing) {
+      out += fmt::format(",\n    \"fairSharing\": {{\"clusterQueueShares\": {}, \"cohortShares\": {}}}",
+                         JsonSeries(cluster.cluster_queue_shares), JsonSeries(cluster.cohort_shares));
+    }
+    out += "}";
   }
   out += "\n  ],\n  \"unknownKinds\": {";
   bool first = true;

@@ -37,6 +37,7 @@ absl::StatusOr<std::unique_ptr<ClusterRuntime>> ClusterRuntime::Create(
   runtime->options_.eviction_delay = settings.eviction_delay;
   runtime->options_.inadmissible_requeue_delay = settings.inadmissible_requeue_delay;
   runtime->options_.cycle_duration = settings.cycle_duration;
+  runtime->seed_ = settings.seed;
   runtime->afs_ = std::make_unique<cluster::AdmissionFairSharing>(runtime->state_.get());
   runtime->queues_ = std::make_unique<queue::QueueManager>(runtime->state_.get(), ordering);
   runtime->queues_->set_admission_fair_sharing(runtime->afs_.get());
@@ -165,6 +166,12 @@ void ClusterRuntime::HandleEvent(int32_t kind, int64_t a, int64_t b) {
     case kAdmissionFairSharingTick:
       OnAdmissionFairSharingTick();
       break;
+    case kPodsReadyTimeout:
+      OnPodsReadyTimeout(id, generation);
+      break;
+    case kRequeueBackoffFinished:
+      OnRequeueBackoffFinished(id, generation);
+      break;
     default:
       KUEUESIM_CHECK_MSG(false, fmt::format("unknown runtime event {}", kind));
   }
@@ -238,13 +245,23 @@ void ClusterRuntime::OnReserved(WorkloadId id) {
     queues_->RebuildHeap(wl.admission->cq);
   }
   ++wl.run_generation;
+  ++admitted_not_ready_;
+  wl.pods_ready = false;
   engine_->ScheduleAfter(wl.startup_delay, this, kPodsReady, id, wl.run_generation);
+  const model::WaitForPodsReadyConfig& wfpr = state_->configuration().wait_for_pods_ready;
+  if (wfpr.enable && !state_->gates().disable_wait_for_pods_ready && wl.startup_delay >= wfpr.timeout) {
+    // The workload controller evicts at the timeout. Pods ready exactly at
+    // the deadline are in time: that event was scheduled first.
+    engine_->ScheduleAfter(wfpr.timeout, this, kPodsReadyTimeout, id, wl.run_generation);
+  }
 }
 
 void ClusterRuntime::OnPodsReady(WorkloadId id, uint32_t generation) {
   WorkloadRecord& wl = state_->workload(id);
   if (generation != wl.run_generation || wl.phase != WorkloadPhase::kAdmitted || wl.evicted) return;
   wl.pods_ready = true;
+  --admitted_not_ready_;
+  if (admitted_not_ready_ == 0) needs_cycle_ = true;  // unblocks blockAdmission
   wl.running_since = engine_->now();
   Emit(EventType::kPodsReady, id, wl.admission->cq);
   if (wl.duration.has_value()) engine_->ScheduleAfter(*wl.duration, this, kFinish, id, wl.run_generation);
@@ -254,6 +271,7 @@ void ClusterRuntime::OnFinish(WorkloadId id, uint32_t generation) {
   WorkloadRecord& wl = state_->workload(id);
   if (generation != wl.run_generation || !wl.admission.has_value() || wl.evicted) return;
   const CqId cq = wl.admission->cq;
+  if (wl.phase == WorkloadPhase::kAdmitted && !wl.pods_ready) --admitted_not_ready_;
   ReleaseQuota(id);
   wl.phase = WorkloadPhase::kFinished;
   wl.finished_at = engine_->now();
@@ -266,6 +284,10 @@ void ClusterRuntime::OnFinish(WorkloadId id, uint32_t generation) {
 void ClusterRuntime::Evict(WorkloadId id, EvictionReason reason) {
   WorkloadRecord& wl = state_->workload(id);
   if (wl.evicted || !wl.admission.has_value()) return;
+  if (wl.phase == WorkloadPhase::kAdmitted && !wl.pods_ready) --admitted_not_ready_;
+  // The work done since the pods started is lost.
+  wl.lost_run_time = wl.pods_ready ? engine_->now() - wl.running_since : 0;
+  wl.pods_ready = false;
   wl.evicted = true;
   wl.eviction_reason = reason;
   wl.evicted_at = WallNow();
@@ -281,14 +303,21 @@ void ClusterRuntime::OnEvictionRelease(WorkloadId id, uint32_t generation) {
   if (generation != wl.run_generation || !wl.admission.has_value()) return;
   const CqId cq = wl.admission->cq;
   ReleaseQuota(id);
-  wl.phase = WorkloadPhase::kPending;
   wl.pods_ready = false;
-  // A preempted workload keeps its creation timestamp as queue order and is
-  // requeued at once (Requeued=True for Preempted).
   wl.evicted = false;
+  NotifyRequeue(cq);
+  if (wl.eviction_reason == EvictionReason::kDeactivated) {
+    wl.phase = WorkloadPhase::kDeactivated;
+    ++counters_.deactivated;
+    Emit(EventType::kDeactivated, id, cq, kNone, "RequeuingLimitExceeded");
+    return;
+  }
+  wl.phase = WorkloadPhase::kPending;
+  // A preempted workload keeps its creation timestamp as queue order and is
+  // requeued at once (Requeued=True for Preempted); after a PodsReady
+  // timeout it waits for its backoff (Requeued=False until requeueAt).
   Emit(EventType::kRequeued, id, cq, kNone, EvictionReasonName(wl.eviction_reason));
   if (queues_->AddOrUpdate(id, WallNow(), /*reevaluate=*/true)) needs_cycle_ = true;
-  NotifyRequeue(cq);
 }
 
 void ClusterRuntime::ReleaseQuota(WorkloadId id) {
@@ -346,6 +375,65 @@ void ClusterRuntime::OnAdmissionFairSharingTick() {
   // Keep ticking only while there is something left to order or decay.
   if (engine_->HasEvents() || queues_->AnyActive()) {
     engine_->ScheduleAfter(afs_->sampling_interval(), this, kAdmissionFairSharingTick);
+  }
+}
+
+bool ClusterRuntime::AdmissionBlocked() const {
+  const model::WaitForPodsReadyConfig& wfpr = state_->configuration().wait_for_pods_ready;
+  return wfpr.enable && wfpr.block_admission && !state_->gates().disable_wait_for_pods_ready &&
+         admitted_not_ready_ > 0;
+}
+
+SimDuration ClusterRuntime::RequeueBackoff(int32_t requeue_count, WorkloadId id) const {
+  // k8s wait.Backoff{base, factor 2, jitter 1e-4, cap max}.WaitTime(n):
+  // base * 2^(n-1), capped at max, plus up to 1e-4 of it at random. The
+  // jitter comes from a generator seeded by the run seed and the workload,
+  // so runs are reproducible.
+  const model::WaitForPodsReadyConfig& wfpr = state_->configuration().wait_for_pods_ready;
+  const SimDuration base = static_cast<SimDuration>(wfpr.backoff_base_seconds) * kSecond;
+  const SimDuration cap = static_cast<SimDuration>(wfpr.backoff_max_seconds) * kSecond;
+  SimDuration d = base;
+  for (int32_t i = 1; i < requeue_count && d < cap; ++i) d = std::min(d * 2, cap);
+  d = std::min(d, cap);
+  uint64_t x = seed_ ^ (0x9e3779b97f4a7c15ULL * (static_cast<uint64_t>(id) + 1)) ^
+               (static_cast<uint64_t>(requeue_count) << 32);
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  const double unit = static_cast<double>(x >> 11) / static_cast<double>(1ULL << 53);
+  return d + static_cast<SimDuration>(unit * 1e-4 * static_cast<double>(d));
+}
+
+void ClusterRuntime::OnPodsReadyTimeout(WorkloadId id, uint32_t generation) {
+  WorkloadRecord& wl = state_->workload(id);
+  if (generation != wl.run_generation || wl.phase != WorkloadPhase::kAdmitted || wl.evicted ||
+      wl.pods_ready) {
+    return;
+  }
+  const model::WaitForPodsReadyConfig& wfpr = state_->configuration().wait_for_pods_ready;
+  if (wfpr.backoff_limit_count.has_value() && wl.requeue_count + 1 > *wfpr.backoff_limit_count) {
+    // Requeuing limit exceeded: deactivated (and evicted).
+    Evict(id, EvictionReason::kDeactivated);
+    return;
+  }
+  ++wl.requeue_count;
+  wl.requeue_at = WallNow() + RequeueBackoff(wl.requeue_count, id);
+  wl.requeued_condition_false = true;
+  Evict(id, EvictionReason::kPodsReadyTimeout);
+  if (wfpr.requeuing_timestamp == model::RequeuingTimestamp::kEviction) {
+    wl.queue_order_timestamp = wl.evicted_at;
+  }
+  engine_->Schedule(*wl.requeue_at - state_->start_time(), this, kRequeueBackoffFinished, id,
+                    wl.run_generation);
+}
+
+void ClusterRuntime::OnRequeueBackoffFinished(WorkloadId id, uint32_t generation) {
+  WorkloadRecord& wl = state_->workload(id);
+  if (generation != wl.run_generation || !wl.requeued_condition_false) return;
+  // Requeued=True (BackoffFinished): the workload goes back into its queue.
+  wl.requeued_condition_false = false;
+  if (wl.phase == WorkloadPhase::kPending && queues_->AddOrUpdate(id, WallNow(), /*reevaluate=*/true)) {
+    needs_cycle_ = true;
   }
 }
 

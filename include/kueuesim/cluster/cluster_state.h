@@ -191,6 +191,7 @@ struct WorkloadRecord {
   UnixMicros quota_reserved_at = 0;
   SimTime admitted_at = 0;
   SimTime running_since = 0;  // when its pods started (for work lost)
+  SimDuration lost_run_time = 0;  // run time thrown away by the last eviction
   bool evicted = false;       // eviction issued, quota not yet released
   EvictionReason eviction_reason = EvictionReason::kNotEvicted;
   UnixMicros evicted_at = 0;

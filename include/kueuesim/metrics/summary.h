@@ -50,7 +50,20 @@ struct ClusterQueueSummary {
   int64_t evicted = 0;
   WaitStats wait;  // arrival to first quota reservation, admitted workloads
   std::vector<ResourceUsageSummary> resources;
+  // Preemptions of this queue's workloads, by Kueue's reason.
+  std::map<std::string, int64_t> preempted_by_reason;
+  // Preemptions this queue's workloads caused, by reason.
+  std::map<std::string, int64_t> preemptions_issued_by_reason;
+  // Evictions by cause (Preempted, PodsReadyTimeout, ...).
+  std::map<std::string, int64_t> evictions_by_reason;
+  // Work thrown away by evictions: resource -> amount-seconds (cpu in
+  // core-seconds, GPUs in GPU-seconds, memory in byte-seconds).
+  std::map<std::string, double> work_lost;
+  int64_t deactivated = 0;
 };
+
+// A value over time: (simulated seconds, value) points, one per change.
+using TimeSeries = std::vector<std::pair<SimTime, double>>;
 
 struct ClusterSummary {
   std::string name;
@@ -58,6 +71,11 @@ struct ClusterSummary {
   int64_t cycles = 0;
   int64_t workloads_without_queue = 0;
   std::vector<ClusterQueueSummary> cluster_queues;
+  // With fair sharing on: each ClusterQueue's and cohort's weighted share
+  // (Kueue's status.fairSharing.weightedShare) over time.
+  bool fair_sharing = false;
+  std::map<std::string, TimeSeries> cluster_queue_shares;
+  std::map<std::string, TimeSeries> cohort_shares;
 };
 
 struct Summary {
@@ -88,15 +106,28 @@ class SummaryCollector : public cluster::EventSink {
     int64_t finished = 0;
     int64_t preempted = 0;
     int64_t evicted = 0;
+    int64_t deactivated = 0;
+    std::map<std::string, int64_t> preempted_by_reason;
+    std::map<std::string, int64_t> preemptions_issued_by_reason;
+    std::map<std::string, int64_t> evictions_by_reason;
+    std::map<std::string, double> work_lost;
   };
   struct ClusterAccumulator {
     const cluster::ClusterState* state = nullptr;
     std::vector<CqAccumulator> cqs;
     std::vector<bool> reserved_once;  // by workload
+    // Fair-sharing shares: last recorded value and series, by quota node.
+    std::vector<TimeSeries> shares;
+    std::vector<quota::NodeId> dirty_nodes;
+    SimTime dirty_time = 0;
   };
 
   ClusterAccumulator& For(const cluster::ClusterState* state);
   void Advance(const cluster::ClusterState& state, CqAccumulator* acc, cluster::CqId cq, SimTime now);
+  // Records the shares of the ClusterQueue `cq` and its ancestors, once the
+  // pending usage change has been applied.
+  void MarkShareChange(ClusterAccumulator* cluster, cluster::CqId cq, SimTime now);
+  void FlushShares(ClusterAccumulator* cluster);
 
   std::vector<ClusterAccumulator> clusters_;
   int64_t events_ = 0;

@@ -55,6 +55,7 @@ struct RuntimeCounters {
   int64_t evictions = 0;
   int64_t finished = 0;
   int64_t workloads_without_queue = 0;  // missing LocalQueue or ClusterQueue
+  int64_t deactivated = 0;
 };
 
 class ClusterRuntime : public engine::EventHandler {
@@ -76,7 +77,7 @@ class ClusterRuntime : public engine::EventHandler {
   absl::Status Start();
 
   // Whether a scheduling cycle could make progress now.
-  bool NeedsCycle() const { return needs_cycle_; }
+  bool NeedsCycle() const { return needs_cycle_ && !AdmissionBlocked(); }
   // Runs one scheduling cycle at the engine's current time and applies
   // its decisions. Returns whether it progressed (see CycleResult).
   bool RunCycle();
@@ -95,6 +96,8 @@ class ClusterRuntime : public engine::EventHandler {
     kEvictionRelease,
     kRequeueInadmissible,
     kAdmissionFairSharingTick,
+    kPodsReadyTimeout,
+    kRequeueBackoffFinished,
   };
 
   ClusterRuntime() = default;
@@ -110,6 +113,13 @@ class ClusterRuntime : public engine::EventHandler {
   void NotifyRequeue(CqId cq);
   void OnRequeueInadmissible(quota::NodeId scope);
   void OnAdmissionFairSharingTick();
+  void OnPodsReadyTimeout(WorkloadId id, uint32_t generation);
+  void OnRequeueBackoffFinished(WorkloadId id, uint32_t generation);
+  // waitForPodsReady with blockAdmission: whether an admitted workload is
+  // still waiting for its pods (the scheduler does not admit meanwhile).
+  bool AdmissionBlocked() const;
+  // Kueue's requeuing backoff: min(base * 2^(n-1), max) plus jitter.
+  SimDuration RequeueBackoff(int32_t requeue_count, WorkloadId id) const;
   UnixMicros WallNow() const;
 
   std::unique_ptr<ClusterState> state_;
@@ -122,6 +132,8 @@ class ClusterRuntime : public engine::EventHandler {
   policy::PreemptionPolicy* preemption_ = nullptr;
   RuntimeOptions options_;
   RuntimeCounters counters_;
+  uint64_t seed_ = 1;
+  int64_t admitted_not_ready_ = 0;  // admitted workloads without PodsReady
   bool needs_cycle_ = false;
   std::vector<bool> requeue_pending_;  // by quota node (root cohort or ClusterQueue)
 };

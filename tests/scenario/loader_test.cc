@@ -1,0 +1,612 @@
+// Tests for kueuesim/scenario/scenario.h (LoadScenarioStrings) on valid
+// input: v1beta1 and v1beta2 spellings, defaults, the Job integration,
+// effective pod requests, timing annotations, kind: List, clusters, unknown
+// kinds and warnings.
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "kueuesim/base/time.h"
+#include "kueuesim/scenario/scenario.h"
+#include "testing/scenario_fixtures.h"
+#include "testing/status_matchers.h"
+
+namespace kueuesim::scenario {
+namespace {
+
+using ::kueuesim::testing::IsOk;
+using ::kueuesim::testing::LoadYaml;
+using ::kueuesim::testing::StatusIs;
+using ::testing::AllOf;
+using ::testing::Contains;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::Pair;
+
+Amount RequestOf(const model::PodSet& ps, const std::string& resource) {
+  for (const auto& r : ps.requests) {
+    if (r.name == resource) return r.amount;
+  }
+  return -1;
+}
+
+constexpr char kV1beta1Cq[] = R"(apiVersion: kueue.x-k8s.io/v1beta1
+kind: ClusterQueue
+metadata:
+  name: old
+spec:
+  cohort: shared
+  flavorFungibility:
+    whenCanBorrow: Borrow
+    whenCanPreempt: Preempt
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: default
+      resources:
+      - name: cpu
+        nominalQuota: "4"
+        borrowingLimit: "2"
+)";
+
+constexpr char kV1beta2Cq[] = R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata:
+  name: new
+spec:
+  cohortName: shared
+  flavorFungibility:
+    whenCanBorrow: TryNextFlavor
+    whenCanPreempt: MayStopSearch
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: default
+      resources:
+      - name: cpu
+        nominalQuota: 1500m
+)";
+
+// Setup: a v1beta1 ClusterQueue (cohort, whenCanBorrow: Borrow,
+// whenCanPreempt: Preempt) and a v1beta2 one (cohortName, TryNextFlavor /
+// MayStopSearch). Invariant: both name cohort "shared"; Borrow and Preempt
+// are read as MayStopSearch; quotas are canonical (4 cpu = 4000m, 2 -> 2000m,
+// 1500m).
+TEST(ScenarioLoaderTest, V1beta1AndV1beta2FieldNames) {
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(std::string(kV1beta1Cq) + "---\n" + kV1beta2Cq));
+  ASSERT_EQ(s.clusters.size(), 1u);
+  const auto& cqs = s.clusters[0].cluster_queues;
+  ASSERT_EQ(cqs.size(), 2u);
+  EXPECT_EQ(cqs[0].cohort, "shared");
+  EXPECT_EQ(cqs[0].flavor_fungibility.when_can_borrow, model::FungibilityPolicy::kMayStopSearch);
+  EXPECT_EQ(cqs[0].flavor_fungibility.when_can_preempt, model::FungibilityPolicy::kMayStopSearch);
+  EXPECT_EQ(cqs[0].resource_groups[0].flavors[0].resources[0].nominal_quota, 4000);
+  EXPECT_EQ(cqs[0].resource_groups[0].flavors[0].resources[0].borrowing_limit, 2000);
+  EXPECT_EQ(cqs[1].cohort, "shared");
+  EXPECT_EQ(cqs[1].flavor_fungibility.when_can_borrow, model::FungibilityPolicy::kTryNextFlavor);
+  EXPECT_EQ(cqs[1].flavor_fungibility.when_can_preempt, model::FungibilityPolicy::kMayStopSearch);
+  EXPECT_EQ(cqs[1].resource_groups[0].flavors[0].resources[0].nominal_quota, 1500);
+}
+
+// Setup: a v1beta2 ClusterQueue using the v1beta1 field `cohort`.
+// Invariant: InvalidArgument naming the file, the object and spec.cohort.
+TEST(ScenarioLoaderTest, V1beta2RejectsV1beta1CohortField) {
+  std::string yaml = kV1beta2Cq;
+  yaml.replace(yaml.find("cohortName"), 10, "cohort");
+  EXPECT_THAT(LoadYaml(yaml, "spell.yaml"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("spell.yaml:"), HasSubstr("ClusterQueue \"new\""),
+                             HasSubstr("spec.cohort"), HasSubstr("cohortName"))));
+}
+
+// Setup: a minimal ClusterQueue without namespaceSelector, fungibility,
+// preemption, strategy or weight, and one with namespaceSelector: {}.
+// Invariant: absent namespaceSelector is "not present" (matches nothing),
+// {} is present and empty; fungibility defaults MayStopSearch /
+// TryNextFlavor; BestEffortFIFO; preemption Never; weight 1; no stop policy.
+TEST(ScenarioLoaderTest, ClusterQueueDefaults) {
+  const std::string yaml = R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata:
+  name: bare
+spec:
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: default
+      resources:
+      - name: cpu
+        nominalQuota: "1"
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata:
+  name: open
+spec:
+  namespaceSelector: {}
+  queueingStrategy: StrictFIFO
+  fairSharing:
+    weight: "0.5"
+)";
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(yaml));
+  const auto& bare = s.clusters[0].cluster_queues[0];
+  EXPECT_FALSE(bare.namespace_selector.present);
+  EXPECT_EQ(bare.flavor_fungibility.when_can_borrow, model::FungibilityPolicy::kMayStopSearch);
+  EXPECT_EQ(bare.flavor_fungibility.when_can_preempt, model::FungibilityPolicy::kTryNextFlavor);
+  EXPECT_EQ(bare.flavor_fungibility.preference, model::FungibilityPreference::kNone);
+  EXPECT_EQ(bare.queueing_strategy, model::QueueingStrategy::kBestEffortFIFO);
+  EXPECT_EQ(bare.preemption.within_cluster_queue, model::PreemptionPolicy::kNever);
+  EXPECT_EQ(bare.preemption.reclaim_within_cohort, model::PreemptionPolicy::kNever);
+  EXPECT_FALSE(bare.preemption.borrow_within_cohort.has_value());
+  EXPECT_DOUBLE_EQ(bare.fair_weight, 1.0);
+  EXPECT_EQ(bare.stop_policy, model::StopPolicy::kNone);
+  EXPECT_EQ(bare.cohort, "");
+  const auto& open = s.clusters[0].cluster_queues[1];
+  EXPECT_TRUE(open.namespace_selector.present);
+  EXPECT_TRUE(open.namespace_selector.match_labels.empty());
+  EXPECT_TRUE(open.namespace_selector.match_expressions.empty());
+  EXPECT_EQ(open.queueing_strategy, model::QueueingStrategy::kStrictFIFO);
+  EXPECT_DOUBLE_EQ(open.fair_weight, 0.5);
+}
+
+// Setup: a v1beta1 and a v1beta2 Workload naming a priority class.
+// Invariant: v1beta1 priorityClassName/priorityClassSource and v1beta2
+// priorityClassRef {group, name} land in the same fields; a v1beta2 ref with
+// group scheduling.k8s.io is a pod PriorityClass, otherwise a WPC.
+TEST(ScenarioLoaderTest, WorkloadPriorityClassSpellings) {
+  const std::string yaml = R"(apiVersion: kueue.x-k8s.io/v1beta1
+kind: Workload
+metadata: {name: old, namespace: ns}
+spec:
+  queueName: q
+  priorityClassName: high
+  priorityClassSource: kueue.x-k8s.io/workloadpriorityclass
+  podSets:
+  - name: main
+    count: 1
+    template: {spec: {containers: [{name: c}]}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: new, namespace: ns}
+spec:
+  queueName: q
+  priority: 7
+  priorityClassRef: {group: scheduling.k8s.io, kind: PriorityClass, name: pod-high}
+  podSets:
+  - template: {spec: {containers: [{name: c}]}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: wpc, namespace: ns}
+spec:
+  queueName: q
+  priorityClassRef: {group: kueue.x-k8s.io, kind: WorkloadPriorityClass, name: low}
+  podSets:
+  - template: {spec: {containers: [{name: c}]}}
+)";
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(yaml));
+  const auto& wls = s.clusters[0].workloads;
+  ASSERT_EQ(wls.size(), 3u);
+  EXPECT_EQ(wls[0].priority_class_name, "high");
+  EXPECT_EQ(wls[0].priority_class_source, "kueue.x-k8s.io/workloadpriorityclass");
+  EXPECT_FALSE(wls[0].priority.has_value());
+  EXPECT_EQ(wls[1].priority, 7);
+  EXPECT_EQ(wls[1].priority_class_name, "pod-high");
+  EXPECT_EQ(wls[1].priority_class_source, "scheduling.k8s.io/priorityclass");
+  // Pod set defaults: name "main", count 1, no minCount.
+  EXPECT_EQ(wls[1].pod_sets[0].name, "main");
+  EXPECT_EQ(wls[1].pod_sets[0].count, 1);
+  EXPECT_FALSE(wls[1].pod_sets[0].min_count.has_value());
+  EXPECT_EQ(wls[2].priority_class_source, "kueue.x-k8s.io/workloadpriorityclass");
+  // Input order is recorded for ties.
+  EXPECT_LT(wls[0].input_sequence, wls[1].input_sequence);
+  EXPECT_LT(wls[1].input_sequence, wls[2].input_sequence);
+}
+
+constexpr char kJobs[] = R"(apiVersion: batch/v1
+kind: Job
+metadata:
+  name: capped
+  namespace: team
+  labels:
+    kueue.x-k8s.io/queue-name: q
+    kueue.x-k8s.io/priority-class: high
+spec:
+  parallelism: 3
+  completions: 2
+  template:
+    spec:
+      priorityClassName: pod-prio
+      containers:
+      - name: c
+        resources: {requests: {cpu: 500m}}
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: elastic
+  namespace: team
+  labels:
+    kueue.x-k8s.io/queue-name: q
+  annotations:
+    kueue.x-k8s.io/job-min-parallelism: "2"
+spec:
+  parallelism: 5
+  template:
+    spec:
+      containers:
+      - name: c
+        resources: {requests: {cpu: "1"}}
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: defaults
+  annotations:
+    kueue.x-k8s.io/queue-name: q
+spec:
+  template:
+    spec:
+      containers: [{name: c}]
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: unmanaged
+spec:
+  template:
+    spec:
+      containers: [{name: c}]
+)";
+
+// Setup: Jobs "capped" (parallelism 3, completions 2), "elastic"
+// (parallelism 5, job-min-parallelism 2), "defaults" (no parallelism, queue
+// in an annotation, no namespace) and "unmanaged" (no queue-name).
+// Invariant: count = min(parallelism, completions) (2, 5, 1); minCount from
+// the annotation (2); names "job-<name>"; the queue label or annotation; the
+// namespace defaults to "default"; the WPC label becomes the priority class;
+// the unmanaged Job is skipped with a warning.
+TEST(ScenarioLoaderTest, JobBecomesWorkload) {
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(kJobs, "jobs.yaml"));
+  const auto& wls = s.clusters[0].workloads;
+  ASSERT_EQ(wls.size(), 3u);
+  EXPECT_EQ(wls[0].meta.name, "job-capped");
+  EXPECT_EQ(wls[0].meta.namespace_, "team");
+  EXPECT_EQ(wls[0].source_kind, model::WorkloadSourceKind::kJob);
+  EXPECT_EQ(wls[0].queue_name, "q");
+  ASSERT_EQ(wls[0].pod_sets.size(), 1u);
+  EXPECT_EQ(wls[0].pod_sets[0].name, "main");
+  EXPECT_EQ(wls[0].pod_sets[0].count, 2);
+  EXPECT_FALSE(wls[0].pod_sets[0].min_count.has_value());
+  EXPECT_EQ(RequestOf(wls[0].pod_sets[0], "cpu"), 500);
+  EXPECT_EQ(wls[0].pod_sets[0].priority_class_name, "pod-prio");
+  EXPECT_EQ(wls[0].priority_class_name, "high");
+  EXPECT_EQ(wls[0].priority_class_source, "kueue.x-k8s.io/workloadpriorityclass");
+  EXPECT_EQ(wls[1].meta.name, "job-elastic");
+  EXPECT_EQ(wls[1].pod_sets[0].count, 5);
+  EXPECT_EQ(wls[1].pod_sets[0].min_count, 2);
+  EXPECT_EQ(wls[2].meta.name, "job-defaults");
+  EXPECT_EQ(wls[2].meta.namespace_, "default");
+  EXPECT_EQ(wls[2].queue_name, "q");
+  EXPECT_EQ(wls[2].pod_sets[0].count, 1);
+  EXPECT_THAT(s.report.warnings, Contains(AllOf(HasSubstr("jobs.yaml"), HasSubstr("\"unmanaged\""),
+                                                HasSubstr("queue-name"))));
+}
+
+// Setup: job-min-parallelism equal to parallelism (4) and above it (9).
+// Invariant: equal means no partial admission (no minCount); above is
+// InvalidArgument naming the annotation.
+TEST(ScenarioLoaderTest, JobMinParallelismBounds) {
+  auto job = [](const std::string& min) {
+    return "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n  labels: {kueue.x-k8s.io/queue-name: q}\n"
+           "  annotations: {kueue.x-k8s.io/job-min-parallelism: \"" +
+           min + "\"}\nspec:\n  parallelism: 4\n  template: {spec: {containers: [{name: c}]}}\n";
+  };
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(job("4")));
+  EXPECT_FALSE(s.clusters[0].workloads[0].pod_sets[0].min_count.has_value());
+  EXPECT_THAT(LoadYaml(job("9"), "job.yaml"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("job.yaml:"), HasSubstr("Job \"j\""),
+                             HasSubstr("kueue.x-k8s.io/job-min-parallelism"))));
+}
+
+// Setup: a pod template with
+//   containers: c1 requests cpu 1, memory 1Gi; c2 requests cpu 500m with
+//   limit cpu 2; c3 only limits memory 2Gi and nvidia.com/gpu 1;
+//   initContainers: i1 cpu 4 (regular), s1 cpu 100m memory 512Mi
+//   (restartPolicy Always: a sidecar), i2 cpu 3 memory 4Gi (regular, after
+//   s1); overhead cpu 250m, memory 100Mi.
+// Invariant (k8s PodRequests): cpu = max(1 + 0.5 + 0.1, 4, 3 + 0.1) + 0.25 =
+// 4250m; memory = max(1Gi + 2Gi + 512Mi, 512Mi, 4Gi + 512Mi) + 100Mi =
+// 4.5Gi + 100Mi; gpu = 1 (limit stands in for the missing request).
+TEST(ScenarioLoaderTest, EffectivePodRequests) {
+  const std::string yaml = R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: w, namespace: ns}
+spec:
+  queueName: q
+  podSets:
+  - name: main
+    count: 2
+    template:
+      spec:
+        overhead: {cpu: 250m, memory: 100Mi}
+        initContainers:
+        - name: i1
+          resources: {requests: {cpu: "4"}}
+        - name: s1
+          restartPolicy: Always
+          resources: {requests: {cpu: 100m, memory: 512Mi}}
+        - name: i2
+          resources: {requests: {cpu: "3", memory: 4Gi}}
+        containers:
+        - name: c1
+          resources: {requests: {cpu: "1", memory: 1Gi}}
+        - name: c2
+          resources: {requests: {cpu: 500m}, limits: {cpu: "2"}}
+        - name: c3
+          resources: {limits: {memory: 2Gi, nvidia.com/gpu: "1"}}
+)";
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(yaml));
+  const model::PodSet& ps = s.clusters[0].workloads[0].pod_sets[0];
+  EXPECT_EQ(ps.count, 2);
+  EXPECT_EQ(RequestOf(ps, "cpu"), 4250);
+  EXPECT_EQ(RequestOf(ps, "memory"), 4608LL * 1024 * 1024 + 100LL * 1024 * 1024);
+  EXPECT_EQ(RequestOf(ps, "nvidia.com/gpu"), 1);
+  // Sorted by resource name.
+  ASSERT_EQ(ps.requests.size(), 3u);
+  EXPECT_EQ(ps.requests[0].name, "cpu");
+  EXPECT_EQ(ps.requests[1].name, "memory");
+  EXPECT_EQ(ps.requests[2].name, "nvidia.com/gpu");
+}
+
+// Setup: only regular containers (cpu 1 + 2) and a bigger init container
+// (cpu 5), no sidecars. Invariant: init containers are maxed, not summed:
+// max(3, 5) = 5 cpu.
+TEST(ScenarioLoaderTest, InitContainersAreMaxedNotSummed) {
+  const std::string yaml = R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: w, namespace: ns}
+spec:
+  queueName: q
+  podSets:
+  - template:
+      spec:
+        initContainers: [{name: i, resources: {requests: {cpu: "5"}}}]
+        containers:
+        - {name: a, resources: {requests: {cpu: "1"}}}
+        - {name: b, resources: {requests: {cpu: "2"}}}
+)";
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(yaml));
+  EXPECT_EQ(RequestOf(s.clusters[0].workloads[0].pod_sets[0], "cpu"), 5000);
+}
+
+// Setup: annotations arrival 90s, duration 1h30m, startup-delay 250ms on one
+// workload; none on another. Invariant: parsed as microseconds; absent
+// arrival is 0 and absent duration nullopt.
+TEST(ScenarioLoaderTest, TimingAnnotations) {
+  const std::string yaml = R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata:
+  name: timed
+  namespace: ns
+  annotations:
+    kueuesim.io/arrival: 90s
+    kueuesim.io/duration: 1h30m
+    kueuesim.io/startup-delay: 250ms
+spec:
+  queueName: q
+  podSets: [{template: {spec: {containers: [{name: c}]}}}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: plain, namespace: ns}
+spec:
+  queueName: q
+  podSets: [{template: {spec: {containers: [{name: c}]}}}]
+)";
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(yaml));
+  const auto& timed = s.clusters[0].workloads[0];
+  EXPECT_EQ(timed.arrival, 90 * kSecond);
+  EXPECT_EQ(timed.duration, 90 * kMinute);
+  EXPECT_EQ(timed.startup_delay, 250 * kMillisecond);
+  const auto& plain = s.clusters[0].workloads[1];
+  EXPECT_EQ(plain.arrival, 0);
+  EXPECT_FALSE(plain.duration.has_value());
+  EXPECT_FALSE(plain.startup_delay.has_value());
+}
+
+// Setup: a malformed arrival annotation. Invariant: InvalidArgument naming
+// the file, the workload and the annotation.
+TEST(ScenarioLoaderTest, BadTimingAnnotationIsAnError) {
+  const std::string yaml = R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata:
+  name: timed
+  namespace: ns
+  annotations: {kueuesim.io/arrival: soon}
+spec:
+  queueName: q
+  podSets: [{template: {spec: {containers: [{name: c}]}}}]
+)";
+  EXPECT_THAT(LoadYaml(yaml, "t.yaml"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("t.yaml:"), HasSubstr("Workload \"timed\""),
+                             HasSubstr("kueuesim.io/arrival"))));
+}
+
+// Setup: a `kind: List` holding a ResourceFlavor and a ClusterQueue, plus a
+// plain document. Invariant: the List's items are loaded as objects (3
+// objects from 2 documents).
+TEST(ScenarioLoaderTest, KindListItemsAreLoaded) {
+  const std::string yaml = R"(apiVersion: v1
+kind: List
+items:
+- apiVersion: kueue.x-k8s.io/v1beta2
+  kind: ResourceFlavor
+  metadata: {name: default}
+- apiVersion: kueue.x-k8s.io/v1beta2
+  kind: ClusterQueue
+  metadata: {name: cq}
+  spec:
+    namespaceSelector: {}
+    resourceGroups:
+    - coveredResources: [cpu]
+      flavors: [{name: default, resources: [{name: cpu, nominalQuota: "1"}]}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: q, namespace: ns}
+spec: {clusterQueue: cq}
+)";
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(yaml));
+  EXPECT_EQ(s.report.documents, 2);
+  EXPECT_EQ(s.report.objects, 3);
+  ASSERT_EQ(s.clusters.size(), 1u);
+  EXPECT_EQ(s.clusters[0].resource_flavors.size(), 1u);
+  EXPECT_EQ(s.clusters[0].cluster_queues.size(), 1u);
+  EXPECT_EQ(s.clusters[0].local_queues.size(), 1u);
+  EXPECT_THAT(s.report.warnings, IsEmpty());
+}
+
+// Setup: file a.yaml: a flavor, then a kueuesim.io/v1alpha1 Cluster "west",
+// then a flavor and a flavor annotated kueuesim.io/cluster: east; file b.yaml:
+// a flavor (no marker). Invariant: a.yaml's first flavor is in the default
+// cluster, the next in "west", the annotated one in "east"; the marker ends
+// with the file, so b.yaml's flavor is in the default cluster, which is
+// listed first.
+TEST(ScenarioLoaderTest, ClusterMarkerAndAnnotationGrouping) {
+  const std::string a = ::kueuesim::testing::ResourceFlavorYaml("d1") + R"(apiVersion: kueuesim.io/v1alpha1
+kind: Cluster
+metadata: {name: west}
+---
+)" + ::kueuesim::testing::ResourceFlavorYaml("w1") + R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata:
+  name: e1
+  annotations: {kueuesim.io/cluster: east}
+)";
+  const std::string b = ::kueuesim::testing::ResourceFlavorYaml("d2");
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadScenarioStrings({{"a.yaml", a}, {"b.yaml", b}}));
+  ASSERT_EQ(s.clusters.size(), 3u);
+  EXPECT_EQ(s.clusters[0].name, "");
+  auto names = [](const ClusterSpec& c) {
+    std::vector<std::string> out;
+    for (const auto& f : c.resource_flavors) out.push_back(f.meta.name);
+    return out;
+  };
+  EXPECT_THAT(names(s.clusters[0]), ElementsAre("d1", "d2"));
+  const ClusterSpec* west = s.FindCluster("west");
+  const ClusterSpec* east = s.FindCluster("east");
+  ASSERT_NE(west, nullptr);
+  ASSERT_NE(east, nullptr);
+  EXPECT_THAT(names(*west), ElementsAre("w1"));
+  EXPECT_THAT(names(*east), ElementsAre("e1"));
+  EXPECT_EQ(s.FindCluster("north"), nullptr);
+}
+
+// Setup: two apps/v1 Deployments, a v1 ConfigMap and a flavor. Invariant:
+// unknown kinds are counted per "apiVersion/kind", not fatal; the known
+// object still loads.
+TEST(ScenarioLoaderTest, UnknownKindsAreCountedNotFatal) {
+  const std::string yaml = R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d1}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d2}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cm}
+---
+)" + ::kueuesim::testing::ResourceFlavorYaml("default");
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(yaml));
+  EXPECT_THAT(s.report.unknown_kinds, ElementsAre(Pair("apps/v1/Deployment", 2), Pair("v1/ConfigMap", 1)));
+  EXPECT_EQ(s.clusters[0].resource_flavors.size(), 1u);
+}
+
+// Setup: a ClusterQueue naming missing flavor "ghost"; a LocalQueue pointing
+// to missing ClusterQueue "nowhere"; a workload naming missing LocalQueue
+// "absent". Invariant: the load succeeds with one warning each, naming the
+// file and the objects.
+TEST(ScenarioLoaderTest, WarningsForMissingReferences) {
+  using ::kueuesim::testing::ClusterQueueYaml;
+  using ::kueuesim::testing::WorkloadOptions;
+  WorkloadOptions o;
+  o.queue = "absent";
+  const std::string yaml = ClusterQueueYaml("cq", {"cpu"}, {{"ghost", {"1"}, {}}}) +
+                           ::kueuesim::testing::LocalQueueYaml("ns", "lq", "nowhere") +
+                           ::kueuesim::testing::WorkloadYaml("w", o);
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(yaml, "refs.yaml"));
+  const auto& w = s.report.warnings;
+  EXPECT_THAT(w, Contains(AllOf(HasSubstr("refs.yaml:"), HasSubstr("ClusterQueue \"cq\""),
+                                HasSubstr("ResourceFlavor \"ghost\""))));
+  EXPECT_THAT(w, Contains(AllOf(HasSubstr("refs.yaml:"), HasSubstr("LocalQueue \"ns/lq\""),
+                                HasSubstr("ClusterQueue \"nowhere\""))));
+  EXPECT_THAT(w, Contains(AllOf(HasSubstr("refs.yaml:"), HasSubstr("Workload \"default/w\""),
+                                HasSubstr("LocalQueue \"absent\""))));
+  EXPECT_EQ(w.size(), 3u);
+}
+
+// Setup: a Simulation object with settings and a Configuration with
+// fairSharing {} and an unknown feature gate. Invariant: settings are
+// parsed; presence of fairSharing enables the default strategy pair; the
+// unknown gate is a warning and known gates are applied.
+TEST(ScenarioLoaderTest, SimulationAndConfiguration) {
+  const std::string yaml = R"(apiVersion: kueuesim.io/v1alpha1
+kind: Simulation
+metadata: {name: sim}
+spec:
+  startTime: "2025-06-02T09:00:00Z"
+  evictionDelay: 30s
+  cycleDuration: 10ms
+  until: 2h
+  seed: 42
+  policies:
+    queueOrdering: kueue
+---
+apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+fairSharing: {}
+featureGates:
+  PartialAdmission: false
+  SomethingElse: true
+)";
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(yaml, "sim.yaml"));
+  EXPECT_EQ(s.settings.start_time, 1748854800LL * kSecond);
+  EXPECT_EQ(s.settings.eviction_delay, 30 * kSecond);
+  EXPECT_EQ(s.settings.cycle_duration, 10 * kMillisecond);
+  EXPECT_EQ(s.settings.until, 2 * kHour);
+  EXPECT_EQ(s.settings.seed, 42u);
+  EXPECT_EQ(s.settings.queue_ordering.name, "kueue");
+  const ClusterSpec& c = s.clusters[0];
+  ASSERT_TRUE(c.configuration.fair_sharing.has_value());
+  EXPECT_EQ(c.configuration.fair_sharing->preemption_strategies.size(), 2u);
+  EXPECT_FALSE(c.feature_gates.partial_admission);
+  EXPECT_THAT(s.report.warnings, Contains(AllOf(HasSubstr("sim.yaml"), HasSubstr("SomethingElse"))));
+}
+
+// Setup: no Simulation start time; workloads with creationTimestamps at
+// 10:00 and 11:00, and none at all. Invariant: the start time defaults to the
+// latest creationTimestamp, or to 2025-01-01T00:00:00Z without any.
+TEST(ScenarioLoaderTest, StartTimeDefaults) {
+  using ::kueuesim::testing::WorkloadOptions;
+  WorkloadOptions a, b;
+  a.creation = "2025-03-01T10:00:00Z";
+  b.creation = "2025-03-01T11:00:00Z";
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(
+      Scenario s, LoadYaml(::kueuesim::testing::WorkloadYaml("a", a) + ::kueuesim::testing::WorkloadYaml("b", b)));
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(UnixMicros eleven, ParseRfc3339("2025-03-01T11:00:00Z"));
+  EXPECT_EQ(s.settings.start_time, eleven);
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario empty, LoadYaml("# nothing\n"));
+  EXPECT_EQ(empty.settings.start_time, 1735689600LL * kSecond);
+  ASSERT_EQ(empty.clusters.size(), 1u);  // the default cluster always exists
+}
+
+}  // namespace
+}  // namespace kueuesim::scenario
