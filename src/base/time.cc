@@ -86,7 +86,13 @@ std::string Fraction(uint64_t micros, int width, size_t min_digits) {
   keep = keep == std::string::npos ? 0 : keep + 1;
   if (keep < min_digits) keep = min_digits;
   if (keep == 0) return "";
-  return "." + digits.substr(0, keep);
+  // Built by append: GCC 12 warns (-Wrestrict, a false positive) on
+  // "." + std::string in release builds.
+  std::string out;
+  out.reserve(keep + 1);
+  out.push_back('.');
+  out.append(digits, 0, keep);
+  return out;
 }
 
 // ---------------------------------------------------------------------------
