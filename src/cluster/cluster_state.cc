@@ -333,10 +333,29 @@ absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model
   // The hash must never be the "unknown" 0.
   record.scheduling_hash = hash == 0 ? 1 : hash;
   record.spec = std::move(spec);
-  WorkloadId id = static_cast<WorkloadId>(workloads_.size());
-  workload_index_.emplace(record.key, id);
-  workloads_.push_back(std::move(record));
+  WorkloadId id;
+  if (!free_slots_.empty()) {
+    id = free_slots_.back();
+    free_slots_.pop_back();
+    // Stale timed events of the previous occupant must never match.
+    record.run_generation = workloads_[static_cast<size_t>(id)].run_generation + 1;
+    workloads_[static_cast<size_t>(id)] = std::move(record);
+  } else {
+    id = static_cast<WorkloadId>(workloads_.size());
+    workloads_.push_back(std::move(record));
+  }
+  workload_index_.emplace(workloads_[static_cast<size_t>(id)].key, id);
   return id;
+}
+
+void ClusterState::ReleaseWorkload(WorkloadId id) {
+  WorkloadRecord& wl = workloads_[static_cast<size_t>(id)];
+  KUEUESIM_CHECK(!wl.admission.has_value() && wl.queue_state == QueueState::kNotQueued);
+  workload_index_.erase(wl.key);
+  const uint32_t generation = wl.run_generation + 1;
+  wl = WorkloadRecord();
+  wl.run_generation = generation;
+  free_slots_.push_back(id);
 }
 
 absl::StatusOr<std::unique_ptr<ClusterState>> ClusterState::Build(const scenario::ClusterSpec& spec,

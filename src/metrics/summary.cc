@@ -171,6 +171,8 @@ void SummaryCollector::OnEvent(const cluster::SimEvent& event) {
       break;
     case cluster::EventType::kFinished:
       ++acc.finished;
+      // The record may be recycled for another workload after this event.
+      cluster.reserved_once[static_cast<size_t>(event.workload)] = false;
       break;
     case cluster::EventType::kPreempted: {
       ++acc.preempted;

@@ -144,6 +144,14 @@ absl::Status ClusterRuntime::Start() {
   return absl::OkStatus();
 }
 
+absl::Status ClusterRuntime::AddWorkload(model::Workload workload) {
+  KUEUESIM_CHECK(workload.arrival >= engine_->now());
+  KUEUESIM_ASSIGN_OR_RETURN(WorkloadId id,
+                            state_->AddWorkload(std::make_shared<const model::Workload>(std::move(workload))));
+  engine_->Schedule(state_->workload(id).arrival, this, kArrival, id);
+  return absl::OkStatus();
+}
+
 void ClusterRuntime::HandleEvent(int32_t kind, int64_t a, int64_t b) {
   const WorkloadId id = static_cast<WorkloadId>(a);
   const uint32_t generation = static_cast<uint32_t>(b);
@@ -279,6 +287,7 @@ void ClusterRuntime::OnFinish(WorkloadId id, uint32_t generation) {
   ++counters_.finished;
   Emit(EventType::kFinished, id, cq);
   NotifyRequeue(cq);
+  if (recycle_finished_) state_->ReleaseWorkload(id);
 }
 
 void ClusterRuntime::Evict(WorkloadId id, EvictionReason reason) {

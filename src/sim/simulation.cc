@@ -47,6 +47,53 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::S
 
 Simulation::~Simulation() = default;
 
+absl::Status Simulation::AddWorkloadSource(std::unique_ptr<trace::WorkloadSource> source) {
+  KUEUESIM_CHECK(!started_);
+  runtime::ClusterRuntime* target = nullptr;
+  for (size_t i = 0; i < runtimes_.size(); ++i) {
+    if (scenario_.clusters[i].name == source->cluster()) target = runtimes_[i].get();
+  }
+  if (target == nullptr) {
+    return InvalidArgument(fmt::format("{}: no cluster named \"{}\" in the scenario", source->report().source,
+                                       source->cluster()));
+  }
+  target->set_recycle_finished(true);
+  sources_.push_back(std::move(source));
+  ingesters_.push_back(std::make_unique<Ingester>(this, sources_.back().get(), target));
+  return absl::OkStatus();
+}
+
+absl::Status Simulation::Ingester::Fetch() {
+  auto next = source_->Next();
+  if (!next.ok()) return next.status();
+  next_ = *std::move(next);
+  return absl::OkStatus();
+}
+
+absl::Status Simulation::Ingester::Prime() {
+  KUEUESIM_RETURN_IF_ERROR(Fetch());
+  if (next_.has_value()) sim_->engine_.Schedule(std::max<SimTime>(next_->arrival, 0), this, 0);
+  return absl::OkStatus();
+}
+
+void Simulation::Ingester::HandleEvent(int32_t /*kind*/, int64_t /*a*/, int64_t /*b*/) {
+  // Add every workload due now, then wait for the next one.
+  const SimTime now = sim_->engine_.now();
+  while (next_.has_value() && status_.ok()) {
+    if (next_->arrival > now) {
+      sim_->engine_.Schedule(next_->arrival, this, 0);
+      return;
+    }
+    if (next_->arrival < now) {
+      ++sim_->late_arrivals_;
+      next_->arrival = now;
+    }
+    status_ = runtime_->AddWorkload(*std::move(next_));
+    next_.reset();
+    if (status_.ok()) status_ = Fetch();
+  }
+}
+
 std::vector<const runtime::ClusterRuntime*> Simulation::cluster_pointers() const {
   std::vector<const runtime::ClusterRuntime*> out;
   for (const auto& r : runtimes_) out.push_back(r.get());
@@ -57,6 +104,7 @@ absl::Status Simulation::Run(const RunOptions& options) {
   if (!started_) {
     started_ = true;
     for (auto& runtime : runtimes_) KUEUESIM_RETURN_IF_ERROR(runtime->Start());
+    for (auto& ingester : ingesters_) KUEUESIM_RETURN_IF_ERROR(ingester->Prime());
   }
   const std::optional<SimTime> until = options.until.has_value() ? options.until : scenario_.settings.until;
   const SimDuration cycle_duration = scenario_.settings.cycle_duration;
@@ -65,6 +113,7 @@ absl::Status Simulation::Run(const RunOptions& options) {
   SimTime instant = engine_.now();
   while (true) {
     engine_.RunDueNow();
+    for (const auto& ingester : ingesters_) KUEUESIM_RETURN_IF_ERROR(ingester->status());
     if (engine_.now() != instant) {
       instant = engine_.now();
       cycles_this_instant = 0;

@@ -268,7 +268,14 @@ class ClusterState {
   WorkloadRecord& workload(WorkloadId id) { return workloads_[static_cast<size_t>(id)]; }
   const WorkloadRecord& workload(WorkloadId id) const { return workloads_[static_cast<size_t>(id)]; }
   // Adds a workload (not yet arrived). Errors name the workload and field.
+  // Reuses the slot of a released workload when there is one.
   absl::StatusOr<WorkloadId> AddWorkload(std::shared_ptr<const model::Workload> spec);
+  // Frees a finished workload's record for reuse (streaming runs keep memory
+  // bounded by what is in flight). REQUIRES: it holds no quota and is in no
+  // queue. Its id may be handed out again by AddWorkload.
+  void ReleaseWorkload(WorkloadId id);
+  // Live (not released) workloads.
+  int64_t live_workloads() const { return static_cast<int64_t>(workloads_.size() - free_slots_.size()); }
 
   // The ClusterQueue a workload's LocalQueue points to (kNone if missing).
   CqId ClusterQueueOf(const WorkloadRecord& wl) const {
@@ -318,6 +325,7 @@ class ClusterState {
   std::unordered_map<std::string, int32_t> priority_classes_;
   std::optional<int32_t> global_default_priority_;
   std::vector<WorkloadRecord> workloads_;
+  std::vector<WorkloadId> free_slots_;
   std::unordered_map<std::string, WorkloadId> workload_index_;
 };
 

@@ -33,6 +33,9 @@ struct FeatureGates {
   bool reclaimable_pods = true;
   bool quota_check_strategy = true;
   bool kueue_dra_integration = true;
+  bool kueue_dra_integration_extended_resource = true;
+  bool kueue_dra_integration_partitionable_devices = true;
+  bool kueue_dra_reject_workloads_when_dra_disabled = true;
   bool workload_priority_class_defaulting = true;
   // Alpha, off by default.
   bool tas_balanced_placement = false;
@@ -42,6 +45,7 @@ struct FeatureGates {
   bool concurrent_admission = false;
   bool multikueue_orchestrated_preemption = false;
   bool disable_wait_for_pods_ready = false;
+  bool kueue_dra_integration_consumable_capacity = false;
 
   // Applies `overrides` (gate name -> enabled). Returns the names this
   // struct does not model, for a warning.

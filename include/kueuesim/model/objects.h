@@ -255,6 +255,14 @@ struct ResourceAmount {
   Amount amount = 0;
 };
 
+// A pod's spec.resourceClaims[] entry: a claim template (a fresh claim per
+// pod) or a claim referenced by name (shared; Kueue refuses those).
+struct PodResourceClaim {
+  std::string name;
+  std::string resource_claim_template_name;
+  std::string resource_claim_name;
+};
+
 struct PodSet {
   std::string name = "main";
   int32_t count = 1;
@@ -268,6 +276,7 @@ struct PodSet {
   std::vector<Toleration> tolerations;
   std::string priority_class_name;  // the pod template's priorityClassName
   std::optional<TopologyRequest> topology_request;
+  std::vector<PodResourceClaim> resource_claims;  // spec.resourceClaims
 };
 
 // One pod set's part of an existing admission (status.admission).
@@ -327,6 +336,95 @@ struct Workload {
   int64_t input_sequence = 0;
 };
 
+// --- DRA (resource.k8s.io/v1) ---
+
+// A device attribute value: int, bool, string or version (kept as text).
+struct DeviceAttribute {
+  enum class Type { kInt, kBool, kString, kVersion };
+  Type type = Type::kString;
+  int64_t int_value = 0;
+  bool bool_value = false;
+  std::string string_value;  // string or version
+};
+
+struct DeviceCapacity {
+  Quantity value;
+  // requestPolicy
+  std::optional<Quantity> default_value;
+  std::vector<Quantity> valid_values;  // ascending
+  std::optional<Quantity> range_min;
+  std::optional<Quantity> range_max;
+  std::optional<Quantity> range_step;
+};
+
+struct DeviceCounterConsumption {
+  std::string counter_set;
+  std::map<std::string, Quantity> counters;
+};
+
+struct Device {
+  std::string name;
+  // Attribute and capacity names are qualified: "<domain>/<id>"; a bare id
+  // is qualified with the driver's name by the decoder.
+  std::map<std::string, DeviceAttribute> attributes;
+  std::map<std::string, DeviceCapacity> capacity;
+  std::vector<DeviceCounterConsumption> consumes_counters;
+  bool allow_multiple_allocations = false;
+};
+
+struct ResourceSlice {
+  ObjectMeta meta;
+  std::string driver;
+  std::string pool_name;
+  int64_t pool_generation = 0;
+  int64_t pool_resource_slice_count = 1;
+  std::string node_name;  // empty: not node-local (nodeSelector / allNodes)
+  bool all_nodes = false;
+  std::vector<Device> devices;
+  // sharedCounters: counter set -> counter -> value.
+  std::map<std::string, std::map<std::string, Quantity>> shared_counters;
+};
+
+struct DeviceClass {
+  ObjectMeta meta;
+  std::vector<std::string> selectors;  // CEL expressions
+  std::string extended_resource_name;
+};
+
+struct DeviceRequest {
+  std::string name;
+  // exactly
+  bool exactly = false;
+  std::string device_class_name;
+  std::vector<std::string> selectors;  // CEL expressions
+  std::string allocation_mode = "ExactCount";  // or "All"
+  int64_t count = 1;
+  bool admin_access = false;
+  std::map<std::string, Quantity> capacity_requests;
+  // firstAvailable (Kueue refuses it); the number of sub-requests.
+  int32_t first_available = 0;
+};
+
+struct ResourceClaimTemplate {
+  ObjectMeta meta;
+  std::vector<DeviceRequest> requests;
+};
+
+// Configuration resources.deviceClassMappings[].
+struct DeviceClassMappingSource {
+  enum class Kind { kCounter, kCapacity };
+  Kind kind = Kind::kCounter;
+  std::string name;    // counter name or capacity name
+  std::string driver;
+  std::string device_selector;  // CEL expression, may be empty
+};
+
+struct DeviceClassMapping {
+  std::string name;  // the logical resource name used in quotas
+  std::vector<std::string> device_class_names;
+  std::vector<DeviceClassMappingSource> sources;
+};
+
 // --- Configuration (config.kueue.x-k8s.io) ---
 
 enum class FairSharingStrategy { kLessThanOrEqualToFinalShare, kLessThanInitialShare };
@@ -372,6 +470,7 @@ struct Configuration {
   std::vector<std::string> exclude_resource_prefixes;
   std::vector<ResourceTransformation> transformations;
   bool quota_check_ignore_undeclared = false;
+  std::vector<DeviceClassMapping> device_class_mappings;
   std::map<std::string, bool> feature_gates;  // as written; defaults in FeatureGates
 };
 

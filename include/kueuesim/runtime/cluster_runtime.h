@@ -76,6 +76,13 @@ class ClusterRuntime : public engine::EventHandler {
   // already admitted in their status. Call once, at time 0.
   absl::Status Start();
 
+  // Adds a workload during the run (streaming sources); it arrives at its
+  // kueuesim.io/arrival time, which must not be in the past.
+  absl::Status AddWorkload(model::Workload workload);
+  // Free the records of finished workloads once the observers have seen
+  // their last event (streaming runs).
+  void set_recycle_finished(bool recycle) { recycle_finished_ = recycle; }
+
   // Whether a scheduling cycle could make progress now.
   bool NeedsCycle() const { return needs_cycle_ && !AdmissionBlocked(); }
   // Runs one scheduling cycle at the engine's current time and applies
@@ -133,6 +140,7 @@ class ClusterRuntime : public engine::EventHandler {
   RuntimeOptions options_;
   RuntimeCounters counters_;
   uint64_t seed_ = 1;
+  bool recycle_finished_ = false;
   int64_t admitted_not_ready_ = 0;  // admitted workloads without PodsReady
   bool needs_cycle_ = false;
   std::vector<bool> requeue_pending_;  // by quota node (root cohort or ClusterQueue)

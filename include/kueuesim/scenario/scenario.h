@@ -72,6 +72,9 @@ struct ClusterSpec {
   std::vector<model::AdmissionCheck> admission_checks;
   std::vector<model::Topology> topologies;
   std::vector<model::Node> nodes;
+  std::vector<model::ResourceSlice> resource_slices;
+  std::vector<model::DeviceClass> device_classes;
+  std::vector<model::ResourceClaimTemplate> resource_claim_templates;
   std::vector<model::Workload> workloads;
 };
 

@@ -17,6 +17,7 @@
 #include "kueuesim/engine/event_queue.h"
 #include "kueuesim/policy/registry.h"
 #include "kueuesim/scenario/scenario.h"
+#include "kueuesim/trace/workload_source.h"
 
 namespace kueuesim::sim {
 
@@ -39,6 +40,15 @@ class Simulation {
   // Adds an observer of every event. REQUIRES: before Run; `sink` outlives
   // the simulation.
   void AddEventSink(cluster::EventSink* sink) { sinks_.push_back(sink); }
+
+  // Adds a streaming source of workloads for the cluster it names. Its
+  // workloads are read one at a time as simulated time reaches them, and the
+  // records of finished workloads are recycled. REQUIRES: before Run.
+  absl::Status AddWorkloadSource(std::unique_ptr<trace::WorkloadSource> source);
+  const std::vector<std::unique_ptr<trace::WorkloadSource>>& sources() const { return sources_; }
+  // Streamed workloads that arrived before the previous one and were moved
+  // to the current time.
+  int64_t late_arrivals() const { return late_arrivals_; }
 
   // Runs until the end condition. May be called again with a later `until`
   // to continue.
@@ -68,6 +78,26 @@ class Simulation {
     SimTime last_event_time_ = 0;
   };
 
+  // Feeds one source into its cluster: holds the next workload and an event
+  // at its arrival time.
+  class Ingester : public engine::EventHandler {
+   public:
+    Ingester(Simulation* sim, trace::WorkloadSource* source, runtime::ClusterRuntime* runtime)
+        : sim_(sim), source_(source), runtime_(runtime) {}
+    // Reads the first workload and schedules its ingestion.
+    absl::Status Prime();
+    void HandleEvent(int32_t kind, int64_t a, int64_t b) override;
+    const absl::Status& status() const { return status_; }
+
+   private:
+    absl::Status Fetch();
+    Simulation* sim_;
+    trace::WorkloadSource* source_;
+    runtime::ClusterRuntime* runtime_;
+    std::optional<model::Workload> next_;
+    absl::Status status_;
+  };
+
   Simulation() : fan_out_(&sinks_) {}
 
   scenario::Scenario scenario_;
@@ -79,6 +109,9 @@ class Simulation {
   std::vector<std::unique_ptr<runtime::ClusterRuntime>> runtimes_;
   std::vector<SimTime> next_cycle_time_;
   std::vector<SimDuration> idle_backoff_;
+  std::vector<std::unique_ptr<trace::WorkloadSource>> sources_;
+  std::vector<std::unique_ptr<Ingester>> ingesters_;
+  int64_t late_arrivals_ = 0;
   bool started_ = false;
   bool stopped_at_until_ = false;
   int64_t cycles_ = 0;
