@@ -19,6 +19,7 @@
 #include "kueuesim/base/time.h"
 #include "kueuesim/model/feature_gates.h"
 #include "kueuesim/model/objects.h"
+#include "kueuesim/trace/trace_spec.h"
 
 namespace kueuesim::scenario {
 
@@ -90,6 +91,9 @@ struct LoadReport {
 struct Scenario {
   std::vector<ClusterSpec> clusters;  // the default cluster first when present
   SimulationSettings settings;
+  // Traces to replay (kueuesim.io/v1alpha1 Trace), opened as streaming
+  // sources when the simulation is built.
+  std::vector<trace::TraceSpec> traces;
   LoadReport report;
 
   // The cluster named `name`, created if missing.
