@@ -25,6 +25,30 @@ std::string_view EventTypeName(EventType type) {
       return "Finished";
     case EventType::kDeactivated:
       return "Deactivated";
+    case EventType::kDeleted:
+      return "Deleted";
+    case EventType::kGroupCreated:
+      return "GroupCreated";
+    case EventType::kGroupReady:
+      return "GroupReady";
+    case EventType::kGroupNotReady:
+      return "GroupNotReady";
+    case EventType::kGroupReplaced:
+      return "GroupReplaced";
+    case EventType::kSurgeCreated:
+      return "SurgeCreated";
+    case EventType::kSurgeReleased:
+      return "SurgeReleased";
+    case EventType::kRolloutStarted:
+      return "RolloutStarted";
+    case EventType::kRolloutCompleted:
+      return "RolloutCompleted";
+    case EventType::kRolloutStalled:
+      return "RolloutStalled";
+    case EventType::kRolloutResumed:
+      return "RolloutResumed";
+    case EventType::kScaled:
+      return "Scaled";
   }
   return "";
 }

@@ -64,7 +64,6 @@ void AppendTopologyAssignment(std::string* out, const model::TopologyAssignment&
 void EventLogWriter::OnEvent(const cluster::SimEvent& event) {
   if (event.type == cluster::EventType::kQuotaReleased) return;
   const cluster::ClusterState& state = *event.cluster;
-  const cluster::WorkloadRecord& wl = state.workload(event.workload);
   std::string& out = buffer_;
   out.clear();
   out.append(fmt::format("{{\"time\": {}, \"cycle\": {}, \"type\": ", FormatSeconds(event.time),
@@ -74,6 +73,26 @@ void EventLogWriter::OnEvent(const cluster::SimEvent& event) {
     out.append(", \"cluster\": ");
     AppendJsonString(&out, state.name());
   }
+  if (!event.object.empty()) {
+    out.append(", \"leaderWorkerSet\": ");
+    AppendJsonString(&out, event.object);
+    if (event.group >= 0) out.append(fmt::format(", \"group\": {}", event.group));
+  }
+  if (event.workload == cluster::kNone) {
+    if (event.type == cluster::EventType::kScaled || event.type == cluster::EventType::kGroupReady ||
+        event.type == cluster::EventType::kGroupNotReady) {
+      out.append(fmt::format(", \"value\": {}", event.value));
+    }
+    if (!event.reason.empty()) {
+      out.append(", \"reason\": ");
+      AppendJsonString(&out, event.reason);
+    }
+    out.append("}\n");
+    std::fwrite(out.data(), 1, out.size(), out_);
+    ++lines_;
+    return;
+  }
+  const cluster::WorkloadRecord& wl = state.workload(event.workload);
   out.append(", \"workload\": ");
   AppendJsonString(&out, wl.key);
   if (event.cq != cluster::kNone) {
@@ -115,6 +134,10 @@ void EventLogWriter::OnEvent(const cluster::SimEvent& event) {
   if (!event.reason.empty()) {
     out.append(", \"reason\": ");
     AppendJsonString(&out, event.reason);
+  }
+  if (!event.object.empty() && (event.type == cluster::EventType::kGroupReady ||
+                                event.type == cluster::EventType::kGroupNotReady)) {
+    out.append(fmt::format(", \"value\": {}", event.value));
   }
   out.append("}\n");
   std::fwrite(out.data(), 1, out.size(), out_);

@@ -141,7 +141,7 @@ void SummaryCollector::OnEvent(const cluster::SimEvent& event) {
   if (cluster.reserved_once.size() < static_cast<size_t>(state.num_workloads())) {
     cluster.reserved_once.resize(static_cast<size_t>(state.num_workloads()), false);
   }
-  if (event.cq == cluster::kNone) return;
+  if (event.cq == cluster::kNone || event.workload == cluster::kNone || !event.object.empty()) return;
   CqAccumulator& acc = cluster.cqs[static_cast<size_t>(event.cq)];
   const cluster::WorkloadRecord& wl = state.workload(event.workload);
   switch (event.type) {
@@ -168,6 +168,9 @@ void SummaryCollector::OnEvent(const cluster::SimEvent& event) {
         slot = SubAmounts(slot, u.amount);
       }
       MarkShareChange(&cluster, event.cq, event.time);
+      break;
+    case cluster::EventType::kDeleted:
+      cluster.reserved_once[static_cast<size_t>(event.workload)] = false;
       break;
     case cluster::EventType::kFinished:
       ++acc.finished;
@@ -276,6 +279,7 @@ Summary SummaryCollector::Finish(SimTime end_time,
       }
       cs.cluster_queues.push_back(std::move(s));
     }
+    for (const runtime::LwsReport* report : runtime->LwsReports()) cs.leader_worker_sets.push_back(*report);
     cs.fair_sharing = state.fair_sharing_enabled();
     if (cs.fair_sharing) {
       const quota::QuotaTree& tree = state.tree();
@@ -319,6 +323,27 @@ std::string FormatSummary(const Summary& summary) {
                            FormatAmount(r.peak_usage, r.resource),
                            r.utilization.has_value() ? fmt::format("{:.1f}%", *r.utilization * 100) : "-",
                            r.borrowed_share * 100);
+      }
+    }
+    for (const auto& lws : cluster.leader_worker_sets) {
+      out += fmt::format("\n  LeaderWorkerSet {} ({} groups of {} pods)\n", lws.name, lws.replicas, lws.size);
+      for (const auto& r : lws.rollouts) {
+        SimDuration stalled = 0;
+        for (const auto& st : r.stalls) stalled += (st.end < 0 ? summary.end_time : st.end) - st.start;
+        std::string surge;
+        for (const auto& [resource, amount] : r.peak_surge_quota) {
+          surge += fmt::format("{}{} {}", surge.empty() ? "" : ", ", FormatAmount(amount, resource), resource);
+        }
+        out += fmt::format(
+            "    rollout at {}: {}, min ready groups {}, peak surge {} group(s){}{}\n", FormatDuration(r.start),
+            r.end < 0 ? std::string("not finished") : "done in " + FormatDuration(r.end - r.start),
+            r.min_ready_groups, r.peak_surge_groups, surge.empty() ? "" : " (" + surge + ")",
+            r.stalls.empty() ? "" : fmt::format(", stalled {} ({})", FormatDuration(stalled), r.stalls.front().reason));
+      }
+      for (const auto& sc : lws.scales) {
+        out += fmt::format("    scale {} -> {} at {}: {}\n", sc.from, sc.to, FormatDuration(sc.at),
+                           sc.all_ready_at < 0 ? std::string("not all groups ready")
+                                               : "all ready after " + FormatDuration(sc.all_ready_at - sc.at));
       }
     }
     bool any_eviction = false;
@@ -399,6 +424,55 @@ std::string SummaryToJson(const Summary& summary) {
                          JsonCounts(cq.evictions_by_reason), cq.deactivated, JsonAmounts(cq.work_lost));
     }
     out += "\n    ]";
+    if (!cluster.leader_worker_sets.empty()) {
+      out += ",\n    \"leaderWorkerSets\": [";
+      for (size_t l = 0; l < cluster.leader_worker_sets.size(); ++l) {
+        const auto& lws = cluster.leader_worker_sets[l];
+        out += l == 0 ? "\n      {\"name\": " : ",\n      {\"name\": ";
+        AppendJsonString(&out, lws.name);
+        out += fmt::format(", \"replicas\": {}, \"size\": {}, \"rollouts\": [", lws.replicas, lws.size);
+        for (size_t r = 0; r < lws.rollouts.size(); ++r) {
+          const auto& ro = lws.rollouts[r];
+          out += r == 0 ? "" : ", ";
+          out += fmt::format("{{\"start\": {}, \"end\": {}, \"minReadyGroups\": {}, \"peakSurgeGroups\": {}, "
+                             "\"peakSurgeQuota\": {{",
+                             FormatSeconds(ro.start), ro.end < 0 ? std::string("null") : FormatSeconds(ro.end),
+                             ro.min_ready_groups, ro.peak_surge_groups);
+          bool first_q = true;
+          for (const auto& [resource, amount] : ro.peak_surge_quota) {
+            out += first_q ? "" : ", ";
+            first_q = false;
+            AppendJsonString(&out, resource);
+            out += ": ";
+            AppendJsonString(&out, FormatAmount(amount, resource));
+          }
+          out += "}, \"stalls\": [";
+          for (size_t k = 0; k < ro.stalls.size(); ++k) {
+            const auto& st = ro.stalls[k];
+            out += k == 0 ? "" : ", ";
+            out += fmt::format("{{\"start\": {}, \"end\": {}, \"group\": {}, \"reason\": ", FormatSeconds(st.start),
+                               st.end < 0 ? std::string("null") : FormatSeconds(st.end), st.group);
+            AppendJsonString(&out, st.reason);
+            out += "}";
+          }
+          out += "]}";
+        }
+        out += "], \"scales\": [";
+        for (size_t k = 0; k < lws.scales.size(); ++k) {
+          const auto& sc = lws.scales[k];
+          out += k == 0 ? "" : ", ";
+          out += fmt::format("{{\"at\": {}, \"from\": {}, \"to\": {}, \"allReadyAt\": {}}}", FormatSeconds(sc.at),
+                             sc.from, sc.to, sc.all_ready_at < 0 ? std::string("null") : FormatSeconds(sc.all_ready_at));
+        }
+        out += "], \"readyGroups\": [";
+        for (size_t k = 0; k < lws.ready_groups.size(); ++k) {
+          out += fmt::format("{}[{}, {}]", k == 0 ? "" : ", ", FormatSeconds(lws.ready_groups[k].first),
+                             lws.ready_groups[k].second);
+        }
+        out += "]}";
+      }
+      out += "\n    ]";
+    }
     if (cluster.fair_sharing) {
       out += fmt::format(",\n    \"fairSharing\": {{\"clusterQueueShares\": {}, \"cohortShares\": {}}}",
                          JsonSeries(cluster.cluster_queue_shares), JsonSeries(cluster.cohort_shares));

@@ -7,6 +7,7 @@
 
 #include "admission/scheduler.h"
 #include "kueuesim/base/status.h"
+#include "kueuesim/runtime/lws_controller.h"
 #include "queue/queue_manager.h"
 
 namespace kueuesim::runtime {
@@ -47,6 +48,35 @@ absl::StatusOr<std::unique_ptr<ClusterRuntime>> ClusterRuntime::Create(
   for (const auto& wl : spec.workloads) {
     KUEUESIM_RETURN_IF_ERROR(
         runtime->state_->AddWorkload(std::make_shared<const model::Workload>(wl)).status());
+  }
+  LwsOptions lws_options;
+  lws_options.version =
+      settings.lws_version == "v0.8" ? workloads::LwsVersion::kV0_8 : workloads::LwsVersion::kV0_10;
+  lws_options.replacement = settings.statefulset_replacement == "serial"
+                                ? workloads::StatefulSetReplacement::kSerial
+                                : workloads::StatefulSetReplacement::kConcurrent;
+  lws_options.kueue_percentage_surge_fixed = settings.kueue_percentage_max_surge == "fixed";
+  lws_options.termination_delay = settings.eviction_delay;
+  std::vector<bool> change_used(spec.changes.size(), false);
+  for (const auto& lws : spec.leader_worker_sets) {
+    std::vector<model::Change> changes;
+    for (size_t i = 0; i < spec.changes.size(); ++i) {
+      const model::Change& c = spec.changes[i];
+      if (c.target_kind == "LeaderWorkerSet" && c.target_namespace == lws.meta.namespace_ &&
+          c.target_name == lws.meta.name) {
+        changes.push_back(c);
+        change_used[i] = true;
+      }
+    }
+    runtime->lws_.push_back(
+        std::make_unique<LwsController>(runtime.get(), lws, std::move(changes), lws_options));
+  }
+  for (size_t i = 0; i < spec.changes.size(); ++i) {
+    if (change_used[i]) continue;
+    const model::Change& c = spec.changes[i];
+    return InvalidArgument(fmt::format("{}: Change \"{}\": spec.target: no {} \"{}/{}\" in the scenario",
+                                       c.source.ToString(), c.name, c.target_kind, c.target_namespace,
+                                       c.target_name));
   }
   return runtime;
 }
@@ -141,6 +171,7 @@ absl::Status ClusterRuntime::Start() {
   if (afs_->Enabled() && afs_->sampling_interval() > 0) {
     engine_->Schedule(afs_->sampling_interval(), this, kAdmissionFairSharingTick);
   }
+  for (auto& lws : lws_) lws->Start();
   return absl::OkStatus();
 }
 
@@ -150,6 +181,77 @@ absl::Status ClusterRuntime::AddWorkload(model::Workload workload) {
                             state_->AddWorkload(std::make_shared<const model::Workload>(std::move(workload))));
   engine_->Schedule(state_->workload(id).arrival, this, kArrival, id);
   return absl::OkStatus();
+}
+
+int32_t ClusterRuntime::RegisterOwner(WorkloadOwner* owner) {
+  owners_.push_back(owner);
+  return static_cast<int32_t>(owners_.size() - 1);
+}
+
+absl::StatusOr<WorkloadId> ClusterRuntime::AddOwnedWorkload(model::Workload workload, int32_t owner,
+                                                            int32_t index) {
+  workload.arrival = engine_->now();
+  KUEUESIM_ASSIGN_OR_RETURN(WorkloadId id,
+                            state_->AddWorkload(std::make_shared<const model::Workload>(std::move(workload))));
+  WorkloadRecord& wl = state_->workload(id);
+  wl.owner = owner;
+  wl.owner_index = index;
+  OnArrival(id);
+  return id;
+}
+
+void ClusterRuntime::DeleteWorkload(WorkloadId id) {
+  WorkloadRecord& wl = state_->workload(id);
+  if (wl.phase == WorkloadPhase::kFinished || wl.phase == WorkloadPhase::kNotArrived) return;
+  queues_->Delete(id);
+  CqId cq = state_->ClusterQueueOf(wl);
+  if (wl.admission.has_value()) {
+    cq = wl.admission->cq;
+    if (wl.phase == WorkloadPhase::kAdmitted && !wl.pods_ready && !wl.evicted) --admitted_not_ready_;
+    ReleaseQuota(id);
+    NotifyRequeue(cq);
+  }
+  wl.evicted = false;
+  wl.pods_ready = false;
+  ++wl.run_generation;
+  wl.phase = WorkloadPhase::kFinished;
+  wl.finished_at = engine_->now();
+  afs_->DropPenalty(id, wl);
+  Emit(EventType::kDeleted, id, cq);
+  if (recycle_finished_) state_->ReleaseWorkload(id);
+}
+
+void ClusterRuntime::SetPodsReady(WorkloadId id, bool ready) {
+  WorkloadRecord& wl = state_->workload(id);
+  if (wl.phase != WorkloadPhase::kAdmitted || wl.evicted || wl.pods_ready == ready) return;
+  wl.pods_ready = ready;
+  if (ready) {
+    --admitted_not_ready_;
+    wl.running_since = engine_->now();
+    if (admitted_not_ready_ == 0) needs_cycle_ = true;
+    Emit(EventType::kPodsReady, id, wl.admission->cq);
+  } else {
+    ++admitted_not_ready_;
+  }
+}
+
+void ClusterRuntime::EmitOwnerEvent(EventType type, std::string_view object, int32_t group,
+                                    WorkloadId workload, std::string_view reason, int64_t value) {
+  if (sink_ == nullptr) return;
+  SimEvent event;
+  event.type = type;
+  event.time = engine_->now();
+  event.cycle = scheduler_->cycles_run();
+  event.cluster = state_.get();
+  event.workload = workload;
+  event.cq = workload == kNone || !state_->workload(workload).admission.has_value()
+                 ? (workload == kNone ? kNone : state_->ClusterQueueOf(state_->workload(workload)))
+                 : state_->workload(workload).admission->cq;
+  event.object = object;
+  event.group = group;
+  event.reason = reason;
+  event.value = value;
+  sink_->OnEvent(event);
 }
 
 void ClusterRuntime::HandleEvent(int32_t kind, int64_t a, int64_t b) {
@@ -255,9 +357,16 @@ void ClusterRuntime::OnReserved(WorkloadId id) {
   ++wl.run_generation;
   ++admitted_not_ready_;
   wl.pods_ready = false;
-  engine_->ScheduleAfter(wl.startup_delay, this, kPodsReady, id, wl.run_generation);
   const model::WaitForPodsReadyConfig& wfpr = state_->configuration().wait_for_pods_ready;
-  if (wfpr.enable && !state_->gates().disable_wait_for_pods_ready && wl.startup_delay >= wfpr.timeout) {
+  const bool wfpr_on = wfpr.enable && !state_->gates().disable_wait_for_pods_ready;
+  if (wl.owner != kNone) {
+    // The owner starts the pods and reports their readiness.
+    if (wfpr_on) engine_->ScheduleAfter(wfpr.timeout, this, kPodsReadyTimeout, id, wl.run_generation);
+    owners_[static_cast<size_t>(wl.owner)]->OnAdmitted(id, wl.owner_index);
+    return;
+  }
+  engine_->ScheduleAfter(wl.startup_delay, this, kPodsReady, id, wl.run_generation);
+  if (wfpr_on && wl.startup_delay >= wfpr.timeout) {
     // The workload controller evicts at the timeout. Pods ready exactly at
     // the deadline are in time: that event was scheduled first.
     engine_->ScheduleAfter(wfpr.timeout, this, kPodsReadyTimeout, id, wl.run_generation);
@@ -304,6 +413,7 @@ void ClusterRuntime::Evict(WorkloadId id, EvictionReason reason) {
   ++counters_.evictions;
   ++wl.run_generation;
   Emit(EventType::kEvicted, id, wl.admission->cq, kNone, EvictionReasonName(reason));
+  if (wl.owner != kNone) owners_[static_cast<size_t>(wl.owner)]->OnEvicted(id, wl.owner_index);
   engine_->ScheduleAfter(options_.eviction_delay, this, kEvictionRelease, id, wl.run_generation);
 }
 
@@ -327,6 +437,7 @@ void ClusterRuntime::OnEvictionRelease(WorkloadId id, uint32_t generation) {
   // timeout it waits for its backoff (Requeued=False until requeueAt).
   Emit(EventType::kRequeued, id, cq, kNone, EvictionReasonName(wl.eviction_reason));
   if (queues_->AddOrUpdate(id, WallNow(), /*reevaluate=*/true)) needs_cycle_ = true;
+  if (wl.owner != kNone) owners_[static_cast<size_t>(wl.owner)]->OnRequeued(id, wl.owner_index);
 }
 
 void ClusterRuntime::ReleaseQuota(WorkloadId id) {
@@ -444,6 +555,12 @@ void ClusterRuntime::OnRequeueBackoffFinished(WorkloadId id, uint32_t generation
   if (wl.phase == WorkloadPhase::kPending && queues_->AddOrUpdate(id, WallNow(), /*reevaluate=*/true)) {
     needs_cycle_ = true;
   }
+}
+
+std::vector<const LwsReport*> ClusterRuntime::LwsReports() const {
+  std::vector<const LwsReport*> out;
+  for (const auto& lws : lws_) out.push_back(&lws->report());
+  return out;
 }
 
 int64_t ClusterRuntime::PendingCount(CqId cq) const {

@@ -279,41 +279,6 @@ absl::StatusOr<std::map<std::string, Amount>> DecodeContainerRequests(const Fiel
   return requests;
 }
 
-absl::StatusOr<std::optional<model::TopologyRequest>> DecodeTopologyAnnotations(
-    const FieldReader& annotations_field) {
-  KUEUESIM_ASSIGN_OR_RETURN(Labels annotations, annotations_field.StringMap());
-  model::TopologyRequest request;
-  bool any = false;
-  auto get = [&](const char* key) -> const std::string* {
-    auto it = annotations.find(key);
-    return it == annotations.end() ? nullptr : &it->second;
-  };
-  if (auto* v = get(kPodSetRequiredTopology)) request.required = *v, any = true;
-  if (auto* v = get(kPodSetPreferredTopology)) request.preferred = *v, any = true;
-  if (auto* v = get(kPodSetUnconstrainedTopology)) {
-    request.unconstrained = *v == "true";
-    any = true;
-  }
-  if (auto* v = get(kPodSetGroupName)) request.pod_set_group_name = *v, any = true;
-  if (auto* v = get(kPodSetSliceRequiredTopology)) {
-    model::SliceLayer layer;
-    layer.topology = *v;
-    if (auto* size = get(kPodSetSliceSize)) {
-      int32_t parsed = 0;
-      auto [ptr, ec] = std::from_chars(size->data(), size->data() + size->size(), parsed);
-      if (ec != std::errc() || ptr != size->data() + size->size() || parsed < 1) {
-        return annotations_field.Field(kPodSetSliceSize)
-            .Error(fmt::format("\"{}\" is not a positive integer", *size));
-      }
-      layer.size = parsed;
-    }
-    request.slice_layers.push_back(layer);
-    any = true;
-  }
-  if (!any) return std::optional<model::TopologyRequest>();
-  return std::optional<model::TopologyRequest>(std::move(request));
-}
-
 absl::StatusOr<std::optional<model::TopologyRequest>> DecodeTopologyRequest(const FieldReader& field) {
   if (!field.present()) return std::optional<model::TopologyRequest>();
   KUEUESIM_RETURN_IF_ERROR(field.ExpectMapping());
@@ -350,86 +315,6 @@ absl::StatusOr<std::optional<model::TopologyRequest>> DecodeTopologyRequest(cons
     request.slice_layers.push_back(layer);
   }
   return std::optional<model::TopologyRequest>(std::move(request));
-}
-
-// Decodes a pod template into a PodSet's scheduling-relevant parts.
-absl::Status DecodePodTemplate(const FieldReader& template_field, model::PodSet* pod_set) {
-  KUEUESIM_RETURN_IF_ERROR(template_field.ExpectMapping());
-  FieldReader spec = template_field.Field("spec");
-  KUEUESIM_RETURN_IF_ERROR(spec.ExpectMapping());
-
-  // Effective pod request (k8s.io/component-helpers/resource PodRequests):
-  // max(sum(containers) + sum(sidecars), max over init containers of the
-  // init container plus the sidecars started before it) + overhead.
-  std::map<std::string, Amount> requests;
-  FieldReader containers = spec.Field("containers");
-  KUEUESIM_RETURN_IF_ERROR(containers.ExpectSequence());
-  for (size_t i = 0; i < containers.size(); ++i) {
-    KUEUESIM_ASSIGN_OR_RETURN(auto container_requests, DecodeContainerRequests(containers.Index(i)));
-    AddRequests(&requests, container_requests);
-  }
-  std::map<std::string, Amount> restartable_sum;
-  std::map<std::string, Amount> init_max;
-  FieldReader init_containers = spec.Field("initContainers");
-  KUEUESIM_RETURN_IF_ERROR(init_containers.ExpectSequence());
-  for (size_t i = 0; i < init_containers.size(); ++i) {
-    FieldReader container = init_containers.Index(i);
-    KUEUESIM_ASSIGN_OR_RETURN(auto container_requests, DecodeContainerRequests(container));
-    KUEUESIM_ASSIGN_OR_RETURN(auto restart_policy, container.Field("restartPolicy").OptString());
-    if (restart_policy.value_or("") == "Always") {
-      AddRequests(&requests, container_requests);
-      AddRequests(&restartable_sum, container_requests);
-      MaxRequests(&init_max, restartable_sum);
-    } else {
-      std::map<std::string, Amount> with_sidecars = container_requests;
-      AddRequests(&with_sidecars, restartable_sum);
-      MaxRequests(&init_max, with_sidecars);
-    }
-  }
-  MaxRequests(&requests, init_max);
-  // Pod-level resources (KEP-2837) replace the aggregate for the resources
-  // they name.
-  FieldReader pod_resources = spec.Field("resources").Field("requests");
-  if (pod_resources.present()) {
-    KUEUESIM_RETURN_IF_ERROR(pod_resources.ExpectMapping());
-    for (size_t i = 0; i < pod_resources.node().size(); ++i) {
-      std::string name(pod_resources.node().key(i));
-      KUEUESIM_ASSIGN_OR_RETURN(requests[name], pod_resources.Field(name).AmountOf(name, false, true));
-    }
-  }
-  FieldReader overhead = spec.Field("overhead");
-  if (overhead.present()) {
-    KUEUESIM_RETURN_IF_ERROR(overhead.ExpectMapping());
-    for (size_t i = 0; i < overhead.node().size(); ++i) {
-      std::string name(overhead.node().key(i));
-      KUEUESIM_ASSIGN_OR_RETURN(Amount amount, overhead.Field(name).AmountOf(name, false));
-      requests[name] = AddAmounts(requests[name], amount);
-    }
-  }
-  pod_set->requests.clear();
-  for (const auto& [name, amount] : requests) {
-    // Negative requests are floored to zero (Requests.FloorToZero).
-    pod_set->requests.push_back({name, std::max<Amount>(amount, 0)});
-  }
-
-  KUEUESIM_ASSIGN_OR_RETURN(pod_set->node_selector, spec.Field("nodeSelector").StringMap());
-  FieldReader terms = spec.Field("affinity")
-                          .Field("nodeAffinity")
-                          .Field("requiredDuringSchedulingIgnoredDuringExecution")
-                          .Field("nodeSelectorTerms");
-  KUEUESIM_RETURN_IF_ERROR(terms.ExpectSequence());
-  for (size_t i = 0; i < terms.size(); ++i) {
-    model::NodeSelectorTerm term;
-    KUEUESIM_ASSIGN_OR_RETURN(term.match_expressions,
-                              DecodeRequirements(terms.Index(i).Field("matchExpressions"), true));
-    KUEUESIM_ASSIGN_OR_RETURN(term.match_fields,
-                              DecodeRequirements(terms.Index(i).Field("matchFields"), true));
-    pod_set->required_affinity.push_back(std::move(term));
-  }
-  KUEUESIM_ASSIGN_OR_RETURN(pod_set->tolerations, DecodeTolerations(spec.Field("tolerations")));
-  KUEUESIM_ASSIGN_OR_RETURN(auto priority_class, spec.Field("priorityClassName").OptString());
-  pod_set->priority_class_name = priority_class.value_or("");
-  return absl::OkStatus();
 }
 
 absl::StatusOr<model::TopologyAssignment> DecodeTopologyAssignment(const FieldReader& field) {
@@ -554,6 +439,121 @@ absl::StatusOr<std::optional<UnixMicros>> TrueConditionTime(const FieldReader& c
 }
 
 }  // namespace
+
+absl::StatusOr<std::optional<model::TopologyRequest>> DecodeTopologyAnnotations(
+    const FieldReader& annotations_field) {
+  KUEUESIM_ASSIGN_OR_RETURN(Labels annotations, annotations_field.StringMap());
+  model::TopologyRequest request;
+  bool any = false;
+  auto get = [&](const char* key) -> const std::string* {
+    auto it = annotations.find(key);
+    return it == annotations.end() ? nullptr : &it->second;
+  };
+  if (auto* v = get(kPodSetRequiredTopology)) request.required = *v, any = true;
+  if (auto* v = get(kPodSetPreferredTopology)) request.preferred = *v, any = true;
+  if (auto* v = get(kPodSetUnconstrainedTopology)) {
+    request.unconstrained = *v == "true";
+    any = true;
+  }
+  if (auto* v = get(kPodSetGroupName)) request.pod_set_group_name = *v, any = true;
+  if (auto* v = get(kPodSetSliceRequiredTopology)) {
+    model::SliceLayer layer;
+    layer.topology = *v;
+    if (auto* size = get(kPodSetSliceSize)) {
+      int32_t parsed = 0;
+      auto [ptr, ec] = std::from_chars(size->data(), size->data() + size->size(), parsed);
+      if (ec != std::errc() || ptr != size->data() + size->size() || parsed < 1) {
+        return annotations_field.Field(kPodSetSliceSize)
+            .Error(fmt::format("\"{}\" is not a positive integer", *size));
+      }
+      layer.size = parsed;
+    }
+    request.slice_layers.push_back(layer);
+    any = true;
+  }
+  if (!any) return std::optional<model::TopologyRequest>();
+  return std::optional<model::TopologyRequest>(std::move(request));
+}
+
+// Decodes a pod template into a PodSet's scheduling-relevant parts.
+absl::Status DecodePodTemplate(const FieldReader& template_field, model::PodSet* pod_set) {
+  KUEUESIM_RETURN_IF_ERROR(template_field.ExpectMapping());
+  FieldReader spec = template_field.Field("spec");
+  KUEUESIM_RETURN_IF_ERROR(spec.ExpectMapping());
+
+  // Effective pod request (k8s.io/component-helpers/resource PodRequests):
+  // max(sum(containers) + sum(sidecars), max over init containers of the
+  // init container plus the sidecars started before it) + overhead.
+  std::map<std::string, Amount> requests;
+  FieldReader containers = spec.Field("containers");
+  KUEUESIM_RETURN_IF_ERROR(containers.ExpectSequence());
+  for (size_t i = 0; i < containers.size(); ++i) {
+    KUEUESIM_ASSIGN_OR_RETURN(auto container_requests, DecodeContainerRequests(containers.Index(i)));
+    AddRequests(&requests, container_requests);
+  }
+  std::map<std::string, Amount> restartable_sum;
+  std::map<std::string, Amount> init_max;
+  FieldReader init_containers = spec.Field("initContainers");
+  KUEUESIM_RETURN_IF_ERROR(init_containers.ExpectSequence());
+  for (size_t i = 0; i < init_containers.size(); ++i) {
+    FieldReader container = init_containers.Index(i);
+    KUEUESIM_ASSIGN_OR_RETURN(auto container_requests, DecodeContainerRequests(container));
+    KUEUESIM_ASSIGN_OR_RETURN(auto restart_policy, container.Field("restartPolicy").OptString());
+    if (restart_policy.value_or("") == "Always") {
+      AddRequests(&requests, container_requests);
+      AddRequests(&restartable_sum, container_requests);
+      MaxRequests(&init_max, restartable_sum);
+    } else {
+      std::map<std::string, Amount> with_sidecars = container_requests;
+      AddRequests(&with_sidecars, restartable_sum);
+      MaxRequests(&init_max, with_sidecars);
+    }
+  }
+  MaxRequests(&requests, init_max);
+  // Pod-level resources (KEP-2837) replace the aggregate for the resources
+  // they name.
+  FieldReader pod_resources = spec.Field("resources").Field("requests");
+  if (pod_resources.present()) {
+    KUEUESIM_RETURN_IF_ERROR(pod_resources.ExpectMapping());
+    for (size_t i = 0; i < pod_resources.node().size(); ++i) {
+      std::string name(pod_resources.node().key(i));
+      KUEUESIM_ASSIGN_OR_RETURN(requests[name], pod_resources.Field(name).AmountOf(name, false, true));
+    }
+  }
+  FieldReader overhead = spec.Field("overhead");
+  if (overhead.present()) {
+    KUEUESIM_RETURN_IF_ERROR(overhead.ExpectMapping());
+    for (size_t i = 0; i < overhead.node().size(); ++i) {
+      std::string name(overhead.node().key(i));
+      KUEUESIM_ASSIGN_OR_RETURN(Amount amount, overhead.Field(name).AmountOf(name, false));
+      requests[name] = AddAmounts(requests[name], amount);
+    }
+  }
+  pod_set->requests.clear();
+  for (const auto& [name, amount] : requests) {
+    // Negative requests are floored to zero (Requests.FloorToZero).
+    pod_set->requests.push_back({name, std::max<Amount>(amount, 0)});
+  }
+
+  KUEUESIM_ASSIGN_OR_RETURN(pod_set->node_selector, spec.Field("nodeSelector").StringMap());
+  FieldReader terms = spec.Field("affinity")
+                          .Field("nodeAffinity")
+                          .Field("requiredDuringSchedulingIgnoredDuringExecution")
+                          .Field("nodeSelectorTerms");
+  KUEUESIM_RETURN_IF_ERROR(terms.ExpectSequence());
+  for (size_t i = 0; i < terms.size(); ++i) {
+    model::NodeSelectorTerm term;
+    KUEUESIM_ASSIGN_OR_RETURN(term.match_expressions,
+                              DecodeRequirements(terms.Index(i).Field("matchExpressions"), true));
+    KUEUESIM_ASSIGN_OR_RETURN(term.match_fields,
+                              DecodeRequirements(terms.Index(i).Field("matchFields"), true));
+    pod_set->required_affinity.push_back(std::move(term));
+  }
+  KUEUESIM_ASSIGN_OR_RETURN(pod_set->tolerations, DecodeTolerations(spec.Field("tolerations")));
+  KUEUESIM_ASSIGN_OR_RETURN(auto priority_class, spec.Field("priorityClassName").OptString());
+  pod_set->priority_class_name = priority_class.value_or("");
+  return absl::OkStatus();
+}
 
 absl::StatusOr<model::ObjectMeta> DecodeMeta(const FieldReader& object, bool namespaced) {
   model::ObjectMeta meta;
@@ -1136,6 +1136,27 @@ absl::Status DecodeSimulation(const FieldReader& object, SimulationSettings* set
   if (spec.Field("seed").present()) {
     KUEUESIM_ASSIGN_OR_RETURN(int64_t seed, spec.Field("seed").Int64());
     settings->seed = static_cast<uint64_t>(seed);
+  }
+  struct ChoiceField {
+    const char* name;
+    std::string* target;
+    std::initializer_list<const char*> valid;
+  };
+  FieldReader lws = spec.Field("leaderWorkerSet");
+  for (const ChoiceField& f :
+       {ChoiceField{"version", &settings->lws_version, {"v0.10", "v0.8"}},
+        ChoiceField{"statefulSetReplacement", &settings->statefulset_replacement, {"concurrent", "serial"}},
+        ChoiceField{"kueuePercentageMaxSurge", &settings->kueue_percentage_max_surge, {"upstream", "fixed"}}}) {
+    if (!lws.Field(f.name).present()) continue;
+    KUEUESIM_ASSIGN_OR_RETURN(std::string value, lws.Field(f.name).String());
+    bool ok = false;
+    std::string valid;
+    for (const char* v : f.valid) {
+      ok = ok || value == v;
+      valid += valid.empty() ? v : std::string(", ") + v;
+    }
+    if (!ok) return lws.Field(f.name).Error(fmt::format("unknown value \"{}\" (valid: {})", value, valid));
+    *f.target = value;
   }
   FieldReader policies = spec.Field("policies");
   KUEUESIM_RETURN_IF_ERROR(policies.ExpectMapping());

@@ -37,6 +37,15 @@ absl::StatusOr<model::Configuration> DecodeConfiguration(const FieldReader& obje
                                                          KueueApiVersion version);
 absl::Status DecodeSimulation(const FieldReader& object, SimulationSettings* settings);
 
+// Decodes a pod template (`template` of a pod set, Job, LWS) into the
+// scheduling-relevant parts of `pod_set`: effective requests, node
+// selection, tolerations, priority class name.
+absl::Status DecodePodTemplate(const FieldReader& template_field, model::PodSet* pod_set);
+
+// The topology request written as kueue.x-k8s.io/podset-* annotations.
+absl::StatusOr<std::optional<model::TopologyRequest>> DecodeTopologyAnnotations(
+    const FieldReader& annotations_field);
+
 // Decodes the timing annotations (kueuesim.io/arrival, duration,
 // startup-delay) into `workload`.
 absl::Status DecodeTimingAnnotations(const FieldReader& metadata, model::Workload* workload);

@@ -11,6 +11,7 @@
 #include "kueuesim/doc/reader.h"
 #include "kueuesim/scenario/scenario.h"
 #include "scenario/decode.h"
+#include "scenario/decode_workloads.h"
 #include "scenario/validate.h"
 
 namespace kueuesim::scenario {
@@ -119,6 +120,17 @@ class Loader {
       if (kind == "Node") return Add(&cluster.nodes, DecodeNode(object));
     } else if (api_version == "scheduling.k8s.io/v1" && kind == "PriorityClass") {
       return Add(&cluster.priority_classes, DecodePriorityClass(object));
+    } else if (api_version == "leaderworkerset.x-k8s.io/v1" && kind == "LeaderWorkerSet") {
+      KUEUESIM_ASSIGN_OR_RETURN(model::LeaderWorkerSet lws, DecodeLeaderWorkerSet(object));
+      if (lws.queue_name.empty()) {
+        scenario_.report.warnings.push_back(fmt::format(
+            "{}:{}: LeaderWorkerSet \"{}\" has no kueue.x-k8s.io/queue-name label; Kueue does not manage it",
+            root.file(), root.position().line, name));
+        return absl::OkStatus();
+      }
+      lws.input_sequence = next_sequence_++;
+      cluster.leader_worker_sets.push_back(std::move(lws));
+      return absl::OkStatus();
     } else if (api_version == "batch/v1" && kind == "Job") {
       KUEUESIM_ASSIGN_OR_RETURN(auto workload, DecodeJob(object));
       if (!workload.has_value()) {
@@ -139,6 +151,11 @@ class Loader {
       has_simulation_ = true;
       return DecodeSimulation(object, &scenario_.settings);
     }
+    if (kind == "Change") {
+      KUEUESIM_ASSIGN_OR_RETURN(model::Change change, DecodeChange(object));
+      scenario_.Cluster(current_cluster_).changes.push_back(std::move(change));
+      return absl::OkStatus();
+    }
     if (kind == "Cluster") {
       KUEUESIM_ASSIGN_OR_RETURN(model::ObjectMeta meta, DecodeMeta(object, false));
       file_cluster_ = meta.name;
@@ -147,7 +164,7 @@ class Loader {
       return absl::OkStatus();
     }
     return object.Field("kind").Error(
-        fmt::format("unknown kueuesim.io/v1alpha1 kind \"{}\" (valid: Simulation, Cluster)", kind));
+        fmt::format("unknown kueuesim.io/v1alpha1 kind \"{}\" (valid: Simulation, Cluster, Change)", kind));
   }
 
   ClusterSpec& ClusterFor(const doc::Node& root) {

@@ -156,7 +156,14 @@ absl::Status Simulation::Run(const RunOptions& options) {
         next = next.has_value() ? std::min(*next, next_cycle_time_[i]) : next_cycle_time_[i];
       }
     }
-    if (!next.has_value()) break;
+    if (!next.has_value()) {
+      // Nothing left to happen: with an end time, the run still covers it.
+      if (until.has_value() && *until > engine_.now()) {
+        engine_.AdvanceTo(*until);
+        stopped_at_until_ = true;
+      }
+      break;
+    }
     if (until.has_value() && *next > *until) {
       engine_.AdvanceTo(*until);
       stopped_at_until_ = true;

@@ -176,6 +176,11 @@ struct WorkloadRecord {
   uint64_t scheduling_hash = 0;
   bool has_closed_preemption_gate = false;
 
+  // The controller that owns the workload (an LWS group), or kNone; the
+  // owner drives its pods' readiness.
+  int32_t owner = kNone;
+  int32_t owner_index = 0;
+
   // Timing (simulated).
   SimTime arrival = 0;
   std::optional<SimDuration> duration;

@@ -21,6 +21,20 @@ enum class EventType : uint8_t {
   kQuotaReleased,  // its quota is about to be released (admission still set)
   kFinished,       // completed; quota released
   kDeactivated,    // made inactive (e.g. requeuing limit exceeded)
+  kDeleted,        // deleted by its owner (e.g. an LWS scaled down); quota released
+  // LeaderWorkerSet events (`object` names the LWS, `group` the index;
+  // `workload` is the group's Workload when it has one).
+  kGroupCreated,
+  kGroupReady,
+  kGroupNotReady,
+  kGroupReplaced,
+  kSurgeCreated,
+  kSurgeReleased,
+  kRolloutStarted,
+  kRolloutCompleted,
+  kRolloutStalled,
+  kRolloutResumed,
+  kScaled,
 };
 
 std::string_view EventTypeName(EventType type);
@@ -35,6 +49,10 @@ struct SimEvent {
   // kPreempted: the workload that preempts and Kueue's reason.
   WorkloadId preemptor = kNone;
   std::string_view reason;
+  // Owner-level events: the owning object ("namespace/name") and group.
+  std::string_view object;
+  int32_t group = -1;
+  int64_t value = 0;  // e.g. replicas for kScaled, ready groups for kGroupReady
 };
 
 class EventSink {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kueuesim/runtime/cluster_runtime.h"
+#include "kueuesim/runtime/lws_controller.h"
 #include "kueuesim/cluster/events.h"
 
 namespace kueuesim::metrics {
@@ -76,6 +77,8 @@ struct ClusterSummary {
   bool fair_sharing = false;
   std::map<std::string, TimeSeries> cluster_queue_shares;
   std::map<std::string, TimeSeries> cohort_shares;
+  // LeaderWorkerSets: rollouts, scaling, groups ready over time.
+  std::vector<runtime::LwsReport> leader_worker_sets;
 };
 
 struct Summary {

@@ -336,6 +336,48 @@ struct Workload {
   int64_t input_sequence = 0;
 };
 
+// --- Workload kinds ---
+
+// leaderworkerset.x-k8s.io/v1 LeaderWorkerSet, as Kueue manages it: one
+// Workload per group, `size` pods per group (the leader included).
+struct LeaderWorkerSet {
+  ObjectMeta meta;
+  std::string queue_name;           // label kueue.x-k8s.io/queue-name
+  std::string priority_class_name;  // label kueue.x-k8s.io/priority-class
+  int32_t replicas = 1;
+  int32_t size = 1;
+  // leaderTemplate (pod set "leader", count 1) when set; the workers use
+  // workerTemplate (pod set "worker", count size-1), or a single pod set
+  // "main" of count `size` without a leader template.
+  std::optional<PodSet> leader_template;
+  PodSet worker_template;
+  bool startup_leader_ready = false;  // startupPolicy LeaderReady (else LeaderCreated)
+  std::string restart_policy = "RecreateGroupOnPodRestart";
+  std::string max_unavailable = "1";  // int or percentage
+  std::string max_surge = "0";
+  int32_t partition = 0;
+  // kueuesim.io/leader-startup-delay and kueuesim.io/worker-startup-delay:
+  // from a pod's start to its readiness.
+  SimDuration leader_startup_delay = 0;
+  SimDuration worker_startup_delay = 0;
+  int64_t input_sequence = 0;
+};
+
+// kueuesim.io/v1alpha1 Change: something that happens to an object at a
+// given time (scaling, a template change, a pod failure).
+struct Change {
+  SourceRef source;
+  std::string name;
+  SimTime at = 0;
+  std::string target_kind;
+  std::string target_namespace;
+  std::string target_name;
+  std::optional<int32_t> replicas;   // scale to
+  bool rollout = false;              // a template change: a new revision
+  std::optional<int32_t> partition;  // the rolling update partition
+  std::optional<int32_t> fail_group; // a pod of this group fails (restart policy)
+};
+
 // --- DRA (resource.k8s.io/v1) ---
 
 // A device attribute value: int, bool, string or version (kept as text).

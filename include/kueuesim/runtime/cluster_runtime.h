@@ -33,6 +33,9 @@ class QueueManager;
 
 namespace kueuesim::runtime {
 
+class LwsController;
+struct LwsReport;
+
 using cluster::CqId;
 using cluster::EventSink;
 using cluster::EventType;
@@ -40,6 +43,19 @@ using cluster::EvictionReason;
 using cluster::ClusterState;
 using cluster::WorkloadId;
 using cluster::kNone;
+
+// A controller that owns workloads (e.g. a LeaderWorkerSet's groups): it
+// hears when they are admitted or evicted and drives their pods' readiness.
+class WorkloadOwner {
+ public:
+  virtual ~WorkloadOwner() = default;
+  // The workload is admitted: its pods are ungated.
+  virtual void OnAdmitted(WorkloadId id, int32_t index) = 0;
+  // An eviction was issued: its pods are being stopped.
+  virtual void OnEvicted(WorkloadId id, int32_t index) = 0;
+  // Its quota was released after an eviction and it is back in its queue.
+  virtual void OnRequeued(WorkloadId id, int32_t index) = 0;
+};
 
 struct RuntimeOptions {
   SimDuration eviction_delay = 0;
@@ -79,6 +95,20 @@ class ClusterRuntime : public engine::EventHandler {
   // Adds a workload during the run (streaming sources); it arrives at its
   // kueuesim.io/arrival time, which must not be in the past.
   absl::Status AddWorkload(model::Workload workload);
+
+  // --- Owners (workload controllers) ---
+  int32_t RegisterOwner(WorkloadOwner* owner);
+  // Adds a workload owned by `owner` (group `index`) that arrives now.
+  absl::StatusOr<WorkloadId> AddOwnedWorkload(model::Workload workload, int32_t owner, int32_t index);
+  // Deletes a workload: out of its queue, its quota released at once.
+  void DeleteWorkload(WorkloadId id);
+  // The owner reports its pods ready (or not ready any more).
+  void SetPodsReady(WorkloadId id, bool ready);
+  // Emits an owner-level event (LeaderWorkerSet groups, rollouts).
+  void EmitOwnerEvent(EventType type, std::string_view object, int32_t group, WorkloadId workload,
+                      std::string_view reason = {}, int64_t value = 0);
+  engine::Engine* engine() { return engine_; }
+  SimDuration eviction_delay() const { return options_.eviction_delay; }
   // Free the records of finished workloads once the observers have seen
   // their last event (streaming runs).
   void set_recycle_finished(bool recycle) { recycle_finished_ = recycle; }
@@ -88,6 +118,9 @@ class ClusterRuntime : public engine::EventHandler {
   // Runs one scheduling cycle at the engine's current time and applies
   // its decisions. Returns whether it progressed (see CycleResult).
   bool RunCycle();
+
+  // The LeaderWorkerSets of this cluster and what happened to them.
+  std::vector<const LwsReport*> LwsReports() const;
 
   // Pending workloads per ClusterQueue (active, parked and in flight).
   int64_t PendingCount(CqId cq) const;
@@ -141,6 +174,8 @@ class ClusterRuntime : public engine::EventHandler {
   RuntimeCounters counters_;
   uint64_t seed_ = 1;
   bool recycle_finished_ = false;
+  std::vector<WorkloadOwner*> owners_;
+  std::vector<std::unique_ptr<LwsController>> lws_;
   int64_t admitted_not_ready_ = 0;  // admitted workloads without PodsReady
   bool needs_cycle_ = false;
   std::vector<bool> requeue_pending_;  // by quota node (root cohort or ClusterQueue)

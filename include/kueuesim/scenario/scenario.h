@@ -55,6 +55,13 @@ struct SimulationSettings {
   // Policies by name; empty name means Kueue's own behaviour.
   PolicyChoice queue_ordering;
   PolicyChoice preemption;
+  // LeaderWorkerSet behaviour that changed across releases or with the
+  // Kubernetes version (see docs/serving.md):
+  std::string lws_version = "v0.10";             // or "v0.8"
+  std::string statefulset_replacement = "concurrent";  // or "serial" (Kubernetes < 1.35)
+  // Kueue reads a percentage maxSurge as 0 (upstream, PR #14405 open);
+  // "fixed" scales it as LWS does.
+  std::string kueue_percentage_max_surge = "upstream";
   model::SourceRef source;
 };
 
@@ -77,6 +84,8 @@ struct ClusterSpec {
   std::vector<model::DeviceClass> device_classes;
   std::vector<model::ResourceClaimTemplate> resource_claim_templates;
   std::vector<model::Workload> workloads;
+  std::vector<model::LeaderWorkerSet> leader_worker_sets;
+  std::vector<model::Change> changes;
 };
 
 // What the loader noticed without failing: unknown kinds, ignored fields

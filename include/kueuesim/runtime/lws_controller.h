@@ -1,0 +1,144 @@
+// The LeaderWorkerSet controller and Kueue's LWS integration, simulated
+// together: one Workload per group index (pod sets leader/worker or main),
+// each admitted on its own; the group's pods start when it is admitted; the
+// leader StatefulSet rolls out new revisions with LWS's algorithm
+// (workloads/lws_rollout.h) and surge groups need quota of their own.
+// See ../shared/design/lws-multikueue-dra.md parts A and B and
+// docs/serving.md.
+#ifndef KUEUESIM_RUNTIME_LWS_CONTROLLER_H_
+#define KUEUESIM_RUNTIME_LWS_CONTROLLER_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kueuesim/engine/event_queue.h"
+#include "kueuesim/model/objects.h"
+#include "kueuesim/runtime/cluster_runtime.h"
+#include "kueuesim/workloads/lws_rollout.h"
+
+namespace kueuesim::runtime {
+
+struct LwsOptions {
+  workloads::LwsVersion version = workloads::LwsVersion::kV0_10;
+  workloads::StatefulSetReplacement replacement = workloads::StatefulSetReplacement::kConcurrent;
+  // Kueue reads a percentage maxSurge with IntValue() (0) upstream; "fixed"
+  // scales it as LWS does.
+  bool kueue_percentage_surge_fixed = false;
+  // Time a deleted pod takes to terminate.
+  SimDuration termination_delay = 0;
+};
+
+// What happened to one LeaderWorkerSet, for reports.
+struct LwsReport {
+  struct Stall {
+    SimTime start = 0;
+    SimTime end = -1;  // -1: still stalled at the end of the run
+    int32_t group = -1;
+    std::string reason;
+  };
+  struct Rollout {
+    SimTime start = 0;
+    SimTime end = -1;  // -1: not finished
+    int32_t min_ready_groups = 0;
+    int32_t peak_surge_groups = 0;  // surge groups holding quota at once
+    std::map<std::string, Amount> peak_surge_quota;  // by resource
+    std::vector<Stall> stalls;
+  };
+  struct Scale {
+    SimTime at = 0;
+    int32_t from = 0;
+    int32_t to = 0;
+    SimTime all_ready_at = -1;  // -1: never all ready
+  };
+  std::string name;  // namespace/name
+  int32_t replicas = 0;
+  int32_t size = 1;
+  std::vector<Rollout> rollouts;
+  std::vector<Scale> scales;
+  std::vector<std::pair<SimTime, int32_t>> ready_groups;  // over time, one point per change
+};
+
+class LwsController : public engine::EventHandler, public WorkloadOwner {
+ public:
+  LwsController(ClusterRuntime* runtime, model::LeaderWorkerSet spec, std::vector<model::Change> changes,
+                LwsOptions options);
+
+  // Creates the leader StatefulSet and the groups' Workloads (at time 0),
+  // and schedules the changes.
+  void Start();
+
+  const LwsReport& report() const { return report_; }
+  const model::LeaderWorkerSet& spec() const { return spec_; }
+
+  // WorkloadOwner
+  void OnAdmitted(WorkloadId id, int32_t index) override;
+  void OnEvicted(WorkloadId id, int32_t index) override;
+  void OnRequeued(WorkloadId id, int32_t index) override;
+
+  // engine::EventHandler
+  void HandleEvent(int32_t kind, int64_t a, int64_t b) override;
+
+ private:
+  enum EventKind : int32_t { kLeaderReady = 1, kWorkersReady, kTerminated, kChange, kStallCheck };
+
+  struct Group {
+    bool leader_exists = false;
+    bool terminating = false;
+    bool removing = false;  // terminating for good (scale down, surge release)
+    int32_t revision = 0;
+    bool leader_started = false;
+    bool leader_ready = false;
+    bool workers_exist = false;
+    bool workers_started = false;
+    bool workers_ready = false;
+    bool ready = false;  // last reported group readiness
+    uint32_t generation = 0;
+    WorkloadId workload = kNone;
+  };
+
+  Group& group(int32_t index);
+  bool Admitted(int32_t index) const;
+  bool Updated(const Group& g) const;
+  void CreateLeader(int32_t index, int32_t revision);
+  void StartPods(int32_t index);
+  void Terminate(int32_t index, bool remove);
+  void UpdateReadiness(int32_t index);
+  void EnsureWorkloads();
+  int32_t DesiredWorkloads() const;
+  model::Workload GroupWorkload(int32_t index) const;
+  void Reconcile();
+  // Whether the rollout waits for a group that cannot start, and why.
+  int32_t BlockedGroup(std::string* reason) const;
+  void CheckStall();
+  void ConfirmStall();
+  void TrackProgress();
+  void ApplyChange(const model::Change& change);
+  int32_t ReadyGroups() const;
+
+  ClusterRuntime* runtime_;
+  model::LeaderWorkerSet spec_;
+  std::vector<model::Change> changes_;
+  LwsOptions options_;
+  int32_t owner_id_ = kNone;
+  std::string key_;
+  std::vector<Group> groups_;
+  bool sts_exists_ = false;
+  int32_t sts_replicas_ = 0;
+  int32_t sts_partition_ = 0;
+  int32_t update_revision_ = 0;   // the latest template revision
+  int32_t current_revision_ = 0;  // the StatefulSet's current revision
+  bool new_revision_ = false;
+  bool replicas_changed_ = false;
+  bool rolling_ = false;
+  bool stalled_ = false;
+  bool stall_check_pending_ = false;
+  SimTime blocked_since_ = -1;
+  bool scaling_ = false;
+  LwsReport report_;
+};
+
+}  // namespace kueuesim::runtime
+
+#endif  // KUEUESIM_RUNTIME_LWS_CONTROLLER_H_

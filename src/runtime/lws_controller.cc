@@ -1,0 +1,432 @@
+// LeaderWorkerSet under Kueue; see lws_controller.h.
+#include "kueuesim/runtime/lws_controller.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "kueuesim/base/status.h"
+
+namespace kueuesim::runtime {
+
+using cluster::EventType;
+using cluster::WorkloadPhase;
+using cluster::WorkloadRecord;
+
+LwsController::LwsController(ClusterRuntime* runtime, model::LeaderWorkerSet spec,
+                             std::vector<model::Change> changes, LwsOptions options)
+    : runtime_(runtime), spec_(std::move(spec)), changes_(std::move(changes)), options_(options) {
+  key_ = spec_.meta.namespace_ + "/" + spec_.meta.name;
+  report_.name = key_;
+  report_.replicas = spec_.replicas;
+  report_.size = spec_.size;
+}
+
+LwsController::Group& LwsController::group(int32_t index) {
+  if (static_cast<size_t>(index) >= groups_.size()) groups_.resize(static_cast<size_t>(index) + 1);
+  return groups_[static_cast<size_t>(index)];
+}
+
+void LwsController::Start() {
+  owner_id_ = runtime_->RegisterOwner(this);
+  for (size_t i = 0; i < changes_.size(); ++i) {
+    runtime_->engine()->Schedule(changes_[i].at, this, kChange, static_cast<int64_t>(i));
+  }
+  report_.ready_groups.emplace_back(runtime_->engine()->now(), 0);
+  Reconcile();
+}
+
+bool LwsController::Admitted(int32_t index) const {
+  if (static_cast<size_t>(index) >= groups_.size()) return false;
+  const Group& g = groups_[static_cast<size_t>(index)];
+  if (g.workload == kNone) return false;
+  const WorkloadRecord& wl = runtime_->state().workload(g.workload);
+  return wl.phase == WorkloadPhase::kAdmitted && !wl.evicted;
+}
+
+bool LwsController::Updated(const Group& g) const {
+  return g.leader_exists && !g.terminating && g.revision == update_revision_;
+}
+
+model::Workload LwsController::GroupWorkload(int32_t index) const {
+  // One Workload per group, as Kueue's LWS integration builds it: pod sets
+  // leader (1) + worker (size-1), or main (size); no duration: serving.
+  model::Workload wl;
+  wl.meta.name = fmt::format("leaderworkerset-{}-{}", spec_.meta.name, index);
+  wl.meta.namespace_ = spec_.meta.namespace_;
+  wl.meta.source = spec_.meta.source;
+  wl.queue_name = spec_.queue_name;
+  if (!spec_.priority_class_name.empty()) {
+    wl.priority_class_name = spec_.priority_class_name;
+    wl.priority_class_source = "kueue.x-k8s.io/workloadpriorityclass";
+    wl.source_kind = model::WorkloadSourceKind::kJob;  // resolved as the job integration does
+  }
+  if (spec_.leader_template.has_value()) wl.pod_sets.push_back(*spec_.leader_template);
+  if (wl.pod_sets.empty() || spec_.size > 1) wl.pod_sets.push_back(spec_.worker_template);
+  wl.input_sequence = spec_.input_sequence;
+  return wl;
+}
+
+int32_t LwsController::DesiredWorkloads() const {
+  // Kueue keeps Workloads for [0, spec.replicas), and during a surge
+  // rollout (maxSurge > 0 and not every desired group updated) for every
+  // leader index the StatefulSet has.
+  int32_t desired = spec_.replicas;
+  auto surge = workloads::IntOrPercent::Parse(spec_.max_surge);
+  int32_t kueue_surge = 0;
+  if (surge.ok()) {
+    kueue_surge = surge->percent ? (options_.kueue_percentage_surge_fixed ? surge->Scaled(spec_.replicas, true) : 0)
+                                 : surge->value;
+  }
+  int32_t updated = 0;
+  for (const Group& g : groups_) updated += Updated(g) ? 1 : 0;
+  if (kueue_surge > 0 && updated < spec_.replicas) desired = std::max(desired, sts_replicas_);
+  return desired;
+}
+
+void LwsController::EnsureWorkloads() {
+  const int32_t desired = DesiredWorkloads();
+  for (int32_t i = 0; i < desired; ++i) {
+    Group& g = group(i);
+    if (g.workload != kNone) continue;
+    auto id = runtime_->AddOwnedWorkload(GroupWorkload(i), owner_id_, i);
+    KUEUESIM_CHECK_MSG(id.ok(), StatusMessage(id.status()));
+    g.workload = *id;
+    if (i >= spec_.replicas) runtime_->EmitOwnerEvent(EventType::kSurgeCreated, key_, i, g.workload);
+  }
+  for (int32_t i = desired; i < static_cast<int32_t>(groups_.size()); ++i) {
+    Group& g = groups_[static_cast<size_t>(i)];
+    if (g.workload == kNone) continue;
+    // Kueue deletes the Workload (and so releases its quota) as soon as
+    // the index is out of its range: for a surge group, once
+    // status.updatedReplicas reaches spec.replicas, even if the rollout is
+    // not over. Pods already running keep running; the StatefulSet removes
+    // them when it drops the index.
+    runtime_->DeleteWorkload(g.workload);
+    g.workload = kNone;
+  }
+}
+
+void LwsController::CreateLeader(int32_t index, int32_t revision) {
+  Group& g = group(index);
+  g.leader_exists = true;
+  g.terminating = false;
+  g.removing = false;
+  g.revision = revision;
+  g.leader_started = g.leader_ready = false;
+  g.workers_exist = !spec_.startup_leader_ready && spec_.size > 1;
+  g.workers_started = g.workers_ready = false;
+  ++g.generation;
+  runtime_->EmitOwnerEvent(EventType::kGroupCreated, key_, index, g.workload);
+  StartPods(index);
+}
+
+void LwsController::StartPods(int32_t index) {
+  Group& g = group(index);
+  if (!Admitted(index) || !g.leader_exists || g.terminating) return;
+  engine::Engine* engine = runtime_->engine();
+  if (!g.leader_started) {
+    g.leader_started = true;
+    engine->ScheduleAfter(spec_.leader_startup_delay, this, kLeaderReady, index, g.generation);
+  }
+  if (g.workers_exist && !g.workers_started) {
+    g.workers_started = true;
+    engine->ScheduleAfter(spec_.worker_startup_delay, this, kWorkersReady, index, g.generation);
+  }
+}
+
+void LwsController::Terminate(int32_t index, bool remove) {
+  Group& g = group(index);
+  if (!g.leader_exists || g.terminating) return;
+  g.terminating = true;
+  g.removing = remove;
+  g.leader_ready = g.workers_ready = false;
+  ++g.generation;
+  UpdateReadiness(index);
+  runtime_->engine()->ScheduleAfter(options_.termination_delay, this, kTerminated, index, g.generation);
+}
+
+void LwsController::UpdateReadiness(int32_t index) {
+  Group& g = group(index);
+  const bool ready = g.leader_exists && !g.terminating && g.leader_ready &&
+                     (spec_.size == 1 || (g.workers_exist && g.workers_ready));
+  if (g.workload != kNone) runtime_->SetPodsReady(g.workload, ready && Admitted(index));
+  if (ready == g.ready) return;
+  g.ready = ready;
+  const int32_t ready_groups = ReadyGroups();
+  runtime_->EmitOwnerEvent(ready ? EventType::kGroupReady : EventType::kGroupNotReady, key_, index, g.workload,
+                           {}, ready_groups);
+  report_.ready_groups.emplace_back(runtime_->engine()->now(), ready_groups);
+  if (rolling_ && !report_.rollouts.empty()) {
+    auto& rollout = report_.rollouts.back();
+    rollout.min_ready_groups = std::min(rollout.min_ready_groups, ready_groups);
+  }
+}
+
+int32_t LwsController::ReadyGroups() const {
+  int32_t count = 0;
+  for (const Group& g : groups_) count += g.ready ? 1 : 0;
+  return count;
+}
+
+void LwsController::OnAdmitted(WorkloadId /*id*/, int32_t index) {
+  StartPods(index);
+  UpdateReadiness(index);
+  Reconcile();
+}
+
+void LwsController::OnEvicted(WorkloadId /*id*/, int32_t index) {
+  // Kueue stops the group's pods; the StatefulSets recreate them gated.
+  Group& g = group(index);
+  g.leader_started = g.leader_ready = false;
+  g.workers_started = g.workers_ready = false;
+  if (spec_.startup_leader_ready) g.workers_exist = false;
+  ++g.generation;
+  UpdateReadiness(index);
+  Reconcile();
+}
+
+void LwsController::OnRequeued(WorkloadId /*id*/, int32_t /*index*/) { CheckStall(); }
+
+void LwsController::HandleEvent(int32_t kind, int64_t a, int64_t b) {
+  const int32_t index = static_cast<int32_t>(a);
+  if (kind == kChange) {
+    ApplyChange(changes_[static_cast<size_t>(a)]);
+    return;
+  }
+  if (kind == kStallCheck) {
+    ConfirmStall();
+    return;
+  }
+  if (static_cast<size_t>(index) >= groups_.size()) return;
+  Group& g = groups_[static_cast<size_t>(index)];
+  if (static_cast<uint32_t>(b) != g.generation) return;  // stale
+  switch (kind) {
+    case kLeaderReady:
+      g.leader_ready = true;
+      if (spec_.startup_leader_ready && spec_.size > 1 && !g.workers_exist) {
+        // LeaderReady: the worker StatefulSet is created now.
+        g.workers_exist = true;
+        StartPods(index);
+      }
+      break;
+    case kWorkersReady:
+      g.workers_ready = true;
+      break;
+    case kTerminated: {
+      const bool removed = g.removing;
+      g.leader_exists = g.terminating = g.removing = false;
+      g.workers_exist = g.leader_started = g.workers_started = false;
+      if (removed && index >= spec_.replicas) {
+        runtime_->EmitOwnerEvent(EventType::kSurgeReleased, key_, index, g.workload);
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  UpdateReadiness(index);
+  Reconcile();
+}
+
+void LwsController::ApplyChange(const model::Change& change) {
+  if (change.replicas.has_value() && *change.replicas != spec_.replicas) {
+    report_.scales.push_back({runtime_->engine()->now(), spec_.replicas, *change.replicas, -1});
+    spec_.replicas = *change.replicas;
+    report_.replicas = spec_.replicas;
+    replicas_changed_ = true;
+    scaling_ = true;
+    runtime_->EmitOwnerEvent(EventType::kScaled, key_, -1, kNone, {}, spec_.replicas);
+  }
+  if (change.partition.has_value()) spec_.partition = *change.partition;
+  if (change.rollout) {
+    ++update_revision_;
+    new_revision_ = true;
+    rolling_ = true;
+    LwsReport::Rollout rollout;
+    rollout.start = runtime_->engine()->now();
+    rollout.min_ready_groups = ReadyGroups();
+    report_.rollouts.push_back(rollout);
+    runtime_->EmitOwnerEvent(EventType::kRolloutStarted, key_, -1, kNone);
+  }
+  if (change.fail_group.has_value()) {
+    const int32_t index = *change.fail_group;
+    if (static_cast<size_t>(index) < groups_.size() && groups_[static_cast<size_t>(index)].leader_exists) {
+      Group& g = groups_[static_cast<size_t>(index)];
+      const bool incomplete = !g.ready;
+      if (spec_.restart_policy == "RecreateGroupOnPodRestart" ||
+          (spec_.restart_policy == "RecreateGroupAfterStart" && !incomplete)) {
+        // The whole group is recreated: its leader is deleted and comes back
+        // with the same revision; the Workload keeps its quota.
+        Terminate(index, /*remove=*/false);
+      } else if (g.workers_started || g.leader_started) {
+        // Only the failed pod restarts (a worker, or the leader of size 1).
+        if (spec_.size > 1) {
+          g.workers_ready = false;
+          g.workers_started = false;
+        } else {
+          g.leader_ready = false;
+          g.leader_started = false;
+        }
+        ++g.generation;
+        UpdateReadiness(index);
+        StartPods(index);
+      }
+    }
+  }
+  Reconcile();
+}
+
+void LwsController::Reconcile() {
+  for (int iteration = 0; iteration < 64; ++iteration) {
+    workloads::RolloutInput in;
+    in.replicas = spec_.replicas;
+    in.partition = spec_.partition;
+    in.max_unavailable = *workloads::IntOrPercent::Parse(spec_.max_unavailable);
+    in.max_surge = *workloads::IntOrPercent::Parse(spec_.max_surge);
+    in.sts_exists = sts_exists_;
+    in.sts_replicas = sts_replicas_;
+    in.sts_partition = sts_partition_;
+    in.new_revision = new_revision_;
+    in.replicas_changed = replicas_changed_;
+    in.version = options_.version;
+    for (int32_t i = 0; i < sts_replicas_; ++i) {
+      const Group& g = group(i);
+      in.groups.push_back({g.leader_exists && !g.terminating, g.ready, Updated(g)});
+    }
+    const workloads::RolloutDecision d = workloads::ComputeRollout(in);
+    new_revision_ = false;
+    replicas_changed_ = false;
+    sts_exists_ = true;
+    sts_partition_ = d.partition;
+    sts_replicas_ = d.replicas;
+    EnsureWorkloads();
+
+    std::vector<workloads::LeaderView> leaders;
+    for (size_t i = 0; i < groups_.size(); ++i) {
+      const Group& g = groups_[i];
+      leaders.push_back({g.leader_exists, g.revision == update_revision_, g.leader_ready, g.terminating});
+    }
+    workloads::StatefulSetAction action =
+        workloads::StatefulSetStep(leaders, d.replicas, d.partition, d.sts_max_unavailable, options_.replacement);
+    for (int32_t i : action.remove) Terminate(i, /*remove=*/true);
+    for (int32_t i : action.replace) {
+      runtime_->EmitOwnerEvent(EventType::kGroupReplaced, key_, i, group(i).workload);
+      Terminate(i, /*remove=*/false);
+    }
+    for (int32_t i : action.create) {
+      if (group(i).terminating) continue;  // comes back once terminated
+      const int32_t revision = i >= d.partition ? update_revision_ : current_revision_;
+      CreateLeader(i, revision);
+    }
+    // Drop groups the StatefulSet no longer has.
+    while (!groups_.empty() && static_cast<int32_t>(groups_.size()) > sts_replicas_ &&
+           !groups_.back().leader_exists && groups_.back().workload == kNone) {
+      groups_.pop_back();
+    }
+    const bool acted = !action.remove.empty() || !action.replace.empty() ||
+                       std::any_of(action.create.begin(), action.create.end(),
+                                   [&](int32_t i) { return !group(i).terminating; });
+    if (!acted) break;
+  }
+  TrackProgress();
+  CheckStall();
+}
+
+void LwsController::TrackProgress() {
+  const engine::Engine* engine = runtime_->engine();
+  bool all_desired_ready_updated = true;
+  for (int32_t i = 0; i < spec_.replicas; ++i) {
+    const Group& g = group(i);
+    if (!g.ready || !Updated(g)) all_desired_ready_updated = false;
+  }
+  if (rolling_ && sts_partition_ == 0 && sts_replicas_ == spec_.replicas && all_desired_ready_updated) {
+    rolling_ = false;
+    current_revision_ = update_revision_;
+    if (!report_.rollouts.empty()) report_.rollouts.back().end = engine->now();
+    runtime_->EmitOwnerEvent(EventType::kRolloutCompleted, key_, -1, kNone);
+  }
+  if (scaling_ && all_desired_ready_updated && sts_replicas_ == spec_.replicas) {
+    scaling_ = false;
+    if (!report_.scales.empty()) report_.scales.back().all_ready_at = engine->now();
+  }
+  if (rolling_ && !report_.rollouts.empty()) {
+    // Extra quota taken by surge groups (indices beyond spec.replicas).
+    auto& rollout = report_.rollouts.back();
+    int32_t surge_groups = 0;
+    std::map<std::string, Amount> quota;
+    const cluster::ClusterState& state = runtime_->state();
+    for (int32_t i = spec_.replicas; i < static_cast<int32_t>(groups_.size()); ++i) {
+      const Group& g = groups_[static_cast<size_t>(i)];
+      if (g.workload == kNone || !state.workload(g.workload).admission.has_value()) continue;
+      ++surge_groups;
+      for (const auto& ps : state.workload(g.workload).admission->pod_sets) {
+        for (const auto& e : ps.entries) {
+          quota[state.resource_name(e.resource)] = AddAmounts(quota[state.resource_name(e.resource)], e.usage);
+        }
+      }
+    }
+    if (surge_groups > rollout.peak_surge_groups) {
+      rollout.peak_surge_groups = surge_groups;
+      rollout.peak_surge_quota = quota;
+    }
+  }
+}
+
+int32_t LwsController::BlockedGroup(std::string* reason) const {
+  // A rollout stalls when a group it waits for cannot start: its Workload
+  // is not admitted (no quota) or does not exist.
+  if (!rolling_) return -1;
+  for (int32_t i = 0; i < static_cast<int32_t>(groups_.size()); ++i) {
+    const Group& g = groups_[static_cast<size_t>(i)];
+    if (!g.leader_exists || g.terminating || g.ready) continue;
+    if (g.workload == kNone) {
+      *reason = "no Workload for the surge group (Kueue reads a percentage maxSurge as 0)";
+      return i;
+    }
+    if (runtime_->state().workload(g.workload).phase == WorkloadPhase::kPending) {
+      *reason = "the group's Workload waits for quota";
+      return i;
+    }
+  }
+  return -1;
+}
+
+void LwsController::CheckStall() {
+  std::string reason;
+  const int32_t blocked = BlockedGroup(&reason);
+  if (blocked >= 0 && !stalled_) {
+    // Declared only if it lasts beyond this instant (the scheduler may
+    // admit the group in a cycle at the same time).
+    if (blocked_since_ < 0) blocked_since_ = runtime_->engine()->now();
+    if (!stall_check_pending_) {
+      stall_check_pending_ = true;
+      runtime_->engine()->ScheduleAfter(kMicrosecond, this, kStallCheck, 0);
+    }
+    return;
+  }
+  if (blocked < 0) blocked_since_ = -1;
+  if (blocked < 0 && stalled_) {
+    stalled_ = false;
+    if (!report_.rollouts.empty() && !report_.rollouts.back().stalls.empty()) {
+      report_.rollouts.back().stalls.back().end = runtime_->engine()->now();
+    }
+    runtime_->EmitOwnerEvent(EventType::kRolloutResumed, key_, -1, kNone);
+  }
+}
+
+void LwsController::ConfirmStall() {
+  stall_check_pending_ = false;
+  std::string reason;
+  const int32_t blocked = BlockedGroup(&reason);
+  if (blocked < 0 || stalled_) {
+    if (blocked < 0) blocked_since_ = -1;
+    return;
+  }
+  stalled_ = true;
+  if (!report_.rollouts.empty()) report_.rollouts.back().stalls.push_back({blocked_since_, -1, blocked, reason});
+  runtime_->EmitOwnerEvent(EventType::kRolloutStalled, key_, blocked, groups_[static_cast<size_t>(blocked)].workload,
+                           reason);
+}
+
+}  // namespace kueuesim::runtime
