@@ -100,7 +100,8 @@ int Run(const RunArgs& args) {
     return kExitRunFailed;
   }
   if (!status.ok()) return Fail(status);
-  metrics::Summary summary = collector.Finish((*simulation)->end_time(), (*simulation)->cluster_pointers());
+  metrics::Summary summary = collector.Finish((*simulation)->end_time(), (*simulation)->cluster_pointers(),
+                                              (*simulation)->multikueue_reports());
   summary.unknown_kinds = scenario->report.unknown_kinds;
   summary.warnings = scenario->report.warnings;
   if (!args.summary.empty()) {

@@ -525,6 +525,7 @@ CycleResult Scheduler::RunCycle(SimTime now) {
   for (WorkloadId id : admitted_in_cycle_) state_->workload(id).admitted_in_cycle = false;
 
   for (Entry& e : entries) {
+    if (e.status == EntryStatus::kPreemptionGated) result.preemption_gated.push_back(e.workload);
     if (e.status != EntryStatus::kAssumed && e.status != EntryStatus::kEvicted) Requeue(&e, &result);
   }
   for (Entry& e : inadmissible) Requeue(&e, &result);

@@ -44,6 +44,9 @@ struct CycleResult {
   int heads = 0;
   std::vector<Reservation> reservations;
   std::vector<Preemption> preemptions;
+  // Heads that could be admitted only by preempting but hold a closed
+  // preemption gate (condition BlockedOnPreemptionGates).
+  std::vector<WorkloadId> preemption_gated;
   // Heads that went to the parked set, and heads re-queued with flavors
   // left to try: both change what the next cycle sees.
   int parked = 0;

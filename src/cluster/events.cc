@@ -49,6 +49,20 @@ std::string_view EventTypeName(EventType type) {
       return "RolloutResumed";
     case EventType::kScaled:
       return "Scaled";
+    case EventType::kNominated:
+      return "Nominated";
+    case EventType::kDispatched:
+      return "Dispatched";
+    case EventType::kCopyDeleted:
+      return "CopyDeleted";
+    case EventType::kWorkerSelected:
+      return "WorkerSelected";
+    case EventType::kPreemptionGateOpened:
+      return "PreemptionGateOpened";
+    case EventType::kWorkerDisconnected:
+      return "WorkerDisconnected";
+    case EventType::kWorkerConnected:
+      return "WorkerConnected";
   }
   return "";
 }

@@ -73,6 +73,10 @@ void EventLogWriter::OnEvent(const cluster::SimEvent& event) {
     out.append(", \"cluster\": ");
     AppendJsonString(&out, state.name());
   }
+  if (!event.worker.empty()) {
+    out.append(", \"worker\": ");
+    AppendJsonString(&out, event.worker);
+  }
   if (!event.object.empty()) {
     out.append(", \"leaderWorkerSet\": ");
     AppendJsonString(&out, event.object);
@@ -80,7 +84,7 @@ void EventLogWriter::OnEvent(const cluster::SimEvent& event) {
   }
   if (event.workload == cluster::kNone) {
     if (event.type == cluster::EventType::kScaled || event.type == cluster::EventType::kGroupReady ||
-        event.type == cluster::EventType::kGroupNotReady) {
+        event.type == cluster::EventType::kGroupNotReady || event.type == cluster::EventType::kNominated) {
       out.append(fmt::format(", \"value\": {}", event.value));
     }
     if (!event.reason.empty()) {
@@ -135,8 +139,9 @@ void EventLogWriter::OnEvent(const cluster::SimEvent& event) {
     out.append(", \"reason\": ");
     AppendJsonString(&out, event.reason);
   }
-  if (!event.object.empty() && (event.type == cluster::EventType::kGroupReady ||
-                                event.type == cluster::EventType::kGroupNotReady)) {
+  if ((!event.object.empty() && (event.type == cluster::EventType::kGroupReady ||
+                                 event.type == cluster::EventType::kGroupNotReady)) ||
+      event.type == cluster::EventType::kNominated) {
     out.append(fmt::format(", \"value\": {}", event.value));
   }
   out.append("}\n");

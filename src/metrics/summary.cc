@@ -210,8 +210,50 @@ void SummaryCollector::OnEvent(const cluster::SimEvent& event) {
   }
 }
 
-Summary SummaryCollector::Finish(SimTime end_time,
-                                 const std::vector<const runtime::ClusterRuntime*>& runtimes) {
+namespace {
+
+WaitStats ComputeWaitStats(std::vector<SimDuration> values) {
+  WaitStats stats;
+  std::sort(values.begin(), values.end());
+  stats.count = static_cast<int64_t>(values.size());
+  if (values.empty()) return stats;
+  stats.p50 = Percentile(values, 50);
+  stats.p90 = Percentile(values, 90);
+  stats.p99 = Percentile(values, 99);
+  stats.max = values.back();
+  double total = 0;
+  for (SimDuration v : values) total += static_cast<double>(v);
+  stats.mean = static_cast<SimDuration>(std::llround(total / static_cast<double>(values.size())));
+  return stats;
+}
+
+MultiKueueSummary SummarizeMultiKueue(const multikueue::MultiKueueReport& report) {
+  MultiKueueSummary s;
+  s.manager = report.manager;
+  s.dispatcher = report.dispatcher;
+  s.workers = report.workers;
+  s.per_workload = report.workloads;
+  std::vector<SimDuration> times;
+  for (const auto& wl : report.workloads) {
+    ++s.workloads;
+    s.dispatches += wl.dispatches;
+    if (wl.admitted_at >= 0) ++s.admitted;
+    if (wl.finished_at >= 0) ++s.finished;
+    s.copies += wl.copies;
+    s.reservations += wl.reserving_workers;
+    s.losing_reservations += wl.losing_reservations;
+    s.losing_preemptions += wl.losing_preemptions;
+    s.winning_preemptions += wl.winning_preemptions;
+    times.insert(times.end(), wl.time_to_admission.begin(), wl.time_to_admission.end());
+  }
+  s.time_to_admission = ComputeWaitStats(std::move(times));
+  return s;
+}
+
+}  // namespace
+
+Summary SummaryCollector::Finish(SimTime end_time, const std::vector<const runtime::ClusterRuntime*>& runtimes,
+                                 const std::vector<const multikueue::MultiKueueReport*>& multikueue) {
   Summary summary;
   summary.end_time = end_time;
   summary.events = events_;
@@ -291,6 +333,7 @@ Summary SummaryCollector::Finish(SimTime end_time,
     }
     summary.clusters.push_back(std::move(cs));
   }
+  for (const multikueue::MultiKueueReport* report : multikueue) summary.multikueue.push_back(SummarizeMultiKueue(*report));
   return summary;
 }
 
@@ -373,6 +416,26 @@ std::string FormatSummary(const Summary& summary) {
                            cq.name, preempted.empty() ? "-" : preempted, issued.empty() ? "-" : issued,
                            evictions.empty() ? "-" : evictions, lost.empty() ? "-" : lost);
       }
+    }
+  }
+  for (const auto& mk : summary.multikueue) {
+    out += fmt::format("\nMultiKueue manager {} (dispatcher {})\n", mk.manager.empty() ? "(default)" : mk.manager,
+                       mk.dispatcher);
+    const double per_workload = mk.workloads > 0 ? static_cast<double>(mk.copies) / static_cast<double>(mk.workloads) : 0;
+    out += fmt::format(
+        "  {} workloads dispatched ({} dispatches), {} admitted on a worker, {} finished\n"
+        "  copies {} ({:.2f} per workload), worker reservations {} of which {} on workers that lost\n"
+        "  preemptions by losing copies {}, by winning copies {}\n"
+        "  manager reservation to worker admission: p50 {}, p90 {}, max {}\n",
+        mk.workloads, mk.dispatches, mk.admitted, mk.finished, mk.copies, per_workload, mk.reservations,
+        mk.losing_reservations, mk.losing_preemptions, mk.winning_preemptions,
+        FormatDuration(mk.time_to_admission.p50), FormatDuration(mk.time_to_admission.p90),
+        FormatDuration(mk.time_to_admission.max));
+    out += fmt::format("  {:<20} {:<20} {:>7} {:>12} {:>5} {:>8} {:>18}\n", "worker", "cluster", "copies",
+                       "reservations", "won", "deleted", "losing preemptions");
+    for (const auto& w : mk.workers) {
+      out += fmt::format("  {:<20} {:<20} {:>7} {:>12} {:>5} {:>8} {:>18}\n", w.name, w.cluster, w.copies,
+                         w.reservations, w.won, w.deleted, w.losing_preemptions);
     }
   }
   return out;
@@ -479,7 +542,67 @@ std::string SummaryToJson(const Summary& summary) {
     }
     out += "}";
   }
-  out += "\n  ],\n  \"unknownKinds\": {";
+  out += "\n  ]";
+  if (!summary.multikueue.empty()) {
+    out += ",\n  \"multiKueue\": [";
+    for (size_t m = 0; m < summary.multikueue.size(); ++m) {
+      const auto& mk = summary.multikueue[m];
+      out += m == 0 ? "\n    {\"manager\": " : ",\n    {\"manager\": ";
+      AppendJsonString(&out, mk.manager);
+      out += ", \"dispatcher\": ";
+      AppendJsonString(&out, mk.dispatcher);
+      out += fmt::format(
+          ", \"workloads\": {}, \"dispatches\": {}, \"admitted\": {}, \"finished\": {}, \"copies\": {}, "
+          "\"reservations\": {}, \"losingReservations\": {}, \"losingPreemptions\": {}, "
+          "\"winningPreemptions\": {},\n     \"timeToAdmissionSeconds\": {{\"count\": {}, \"p50\": {}, "
+          "\"p90\": {}, \"p99\": {}, \"max\": {}, \"mean\": {}}},\n     \"workers\": [",
+          mk.workloads, mk.dispatches, mk.admitted, mk.finished, mk.copies, mk.reservations,
+          mk.losing_reservations, mk.losing_preemptions, mk.winning_preemptions, mk.time_to_admission.count,
+          FormatSeconds(mk.time_to_admission.p50), FormatSeconds(mk.time_to_admission.p90),
+          FormatSeconds(mk.time_to_admission.p99), FormatSeconds(mk.time_to_admission.max),
+          FormatSeconds(mk.time_to_admission.mean));
+      for (size_t w = 0; w < mk.workers.size(); ++w) {
+        const auto& worker = mk.workers[w];
+        out += w == 0 ? "\n       {\"name\": " : ",\n       {\"name\": ";
+        AppendJsonString(&out, worker.name);
+        out += ", \"cluster\": ";
+        AppendJsonString(&out, worker.cluster);
+        out += fmt::format(", \"copies\": {}, \"reservations\": {}, \"won\": {}, \"deleted\": {}, "
+                           "\"losingPreemptions\": {}, \"connectivity\": [",
+                           worker.copies, worker.reservations, worker.won, worker.deleted, worker.losing_preemptions);
+        for (size_t k = 0; k < worker.connectivity.size(); ++k) {
+          out += fmt::format("{}[{}, {}]", k == 0 ? "" : ", ", FormatSeconds(worker.connectivity[k].first),
+                             worker.connectivity[k].second ? "true" : "false");
+        }
+        out += "]}";
+      }
+      out += "],\n     \"perWorkload\": [";
+      for (size_t k = 0; k < mk.per_workload.size(); ++k) {
+        const auto& wl = mk.per_workload[k];
+        out += k == 0 ? "\n       {\"workload\": " : ",\n       {\"workload\": ";
+        AppendJsonString(&out, wl.workload);
+        out += ", \"clusterQueue\": ";
+        AppendJsonString(&out, wl.cluster_queue);
+        out += ", \"worker\": ";
+        AppendJsonString(&out, wl.worker);
+        std::string times;
+        for (size_t t = 0; t < wl.time_to_admission.size(); ++t) {
+          times += (t == 0 ? "" : ", ") + FormatSeconds(wl.time_to_admission[t]);
+        }
+        out += fmt::format(
+            ", \"arrival\": {}, \"firstReserved\": {}, \"admitted\": {}, \"finished\": {}, \"dispatches\": {}, "
+            "\"copies\": {}, \"reservations\": {}, \"losingReservations\": {}, \"losingPreemptions\": {}, "
+            "\"winningPreemptions\": {}, \"timeToAdmission\": [{}]}}",
+            FormatSeconds(wl.arrival), FormatSeconds(wl.first_reserved_at),
+            wl.admitted_at < 0 ? std::string("null") : FormatSeconds(wl.admitted_at),
+            wl.finished_at < 0 ? std::string("null") : FormatSeconds(wl.finished_at), wl.dispatches, wl.copies,
+            wl.reserving_workers, wl.losing_reservations, wl.losing_preemptions, wl.winning_preemptions, times);
+      }
+      out += "]}";
+    }
+    out += "\n  ]";
+  }
+  out += ",\n  \"unknownKinds\": {";
   bool first = true;
   for (const auto& [kind, count] : summary.unknown_kinds) {
     out += first ? "" : ", ";

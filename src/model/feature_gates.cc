@@ -42,6 +42,10 @@ std::vector<std::string> FeatureGates::Apply(const std::map<std::string, bool>& 
       {"PriorityBoost", &FeatureGates::priority_boost},
       {"ConcurrentAdmission", &FeatureGates::concurrent_admission},
       {"MultiKueueOrchestratedPreemption", &FeatureGates::multikueue_orchestrated_preemption},
+      {"MultiKueue", &FeatureGates::multikueue},
+      {"MultiKueueIncrementalDispatcherConfig", &FeatureGates::multikueue_incremental_dispatcher_config},
+      {"MultiKueueIncrementalDispatcherRespectConfigOrder",
+       &FeatureGates::multikueue_incremental_dispatcher_respect_config_order},
       {"DisableWaitForPodsReady", &FeatureGates::disable_wait_for_pods_ready},
   };
   std::vector<std::string> unknown;

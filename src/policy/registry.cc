@@ -1,6 +1,8 @@
 // Policy registry and the built-in policies' registration.
 #include "kueuesim/policy/registry.h"
 
+#include <cstdlib>
+
 #include <fmt/format.h>
 
 #include "kueuesim/base/status.h"
@@ -29,6 +31,8 @@ std::string_view PolicyKindName(PolicyKind kind) {
       return "queueOrdering";
     case PolicyKind::kPreemption:
       return "preemption";
+    case PolicyKind::kDispatcher:
+      return "dispatcher";
   }
   return "";
 }
@@ -49,6 +53,27 @@ absl::Status PolicyRegistry::RegisterPreemption(std::string name, std::string de
   }
   preemptions_.emplace(std::move(name), Entry<PreemptionFactory>{std::move(description), std::move(factory)});
   return absl::OkStatus();
+}
+
+absl::Status PolicyRegistry::RegisterDispatcher(std::string name, std::string description,
+                                                DispatcherFactory factory) {
+  if (dispatchers_.count(name)) {
+    return absl::AlreadyExistsError("dispatcher \"" + name + "\" is already registered");
+  }
+  dispatchers_.emplace(std::move(name), Entry<DispatcherFactory>{std::move(description), std::move(factory)});
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<DispatchPolicy>> PolicyRegistry::MakeDispatcher(
+    const std::string& name, const PolicyParameters& parameters) const {
+  auto it = dispatchers_.find(name);
+  if (it == dispatchers_.end()) {
+    return InvalidArgument(fmt::format(
+        "unknown dispatcher \"{}\" (valid: {}); Kueue would wait for an external controller to "
+        "nominate clusters: register one under this name",
+        name, ValidNames(dispatchers_)));
+  }
+  return it->second.factory(parameters);
 }
 
 absl::StatusOr<std::unique_ptr<QueueOrderingPolicy>> PolicyRegistry::MakeQueueOrdering(
@@ -81,6 +106,9 @@ std::vector<PolicyInfo> PolicyRegistry::List() const {
   for (const auto& [name, entry] : preemptions_) {
     out.push_back({PolicyKind::kPreemption, name, entry.description});
   }
+  for (const auto& [name, entry] : dispatchers_) {
+    out.push_back({PolicyKind::kDispatcher, name, entry.description});
+  }
   return out;
 }
 
@@ -105,6 +133,57 @@ void RegisterBuiltinPolicies(PolicyRegistry* registry) {
       [](const PolicyParameters& p) -> absl::StatusOr<std::unique_ptr<PreemptionPolicy>> {
         KUEUESIM_RETURN_IF_ERROR(NoParameters("kueue", p));
         return NewKueuePreemptionPolicy();
+      }));
+  check(registry->RegisterDispatcher(
+      std::string(kAllAtOnceDispatcher),
+      "MultiKueue AllAtOnce: a copy to every connected worker of the MultiKueueConfig at once",
+      [](const PolicyParameters& p) -> absl::StatusOr<std::unique_ptr<DispatchPolicy>> {
+        for (const auto& [key, value] : p) {
+          if (key != "stepSize" && key != "roundDuration" && key != "configOrder") {
+            return InvalidArgument(fmt::format("dispatcher \"{}\": unknown parameter \"{}\"",
+                                               kAllAtOnceDispatcher, key));
+          }
+        }
+        return NewAllAtOnceDispatcher();
+      }));
+  check(registry->RegisterDispatcher(
+      std::string(kIncrementalDispatcher),
+      "MultiKueue Incremental: stepSize more workers (default 3) every round (5 min), in the "
+      "MultiKueueConfig's order (configOrder=false: by name)",
+      [](const PolicyParameters& p) -> absl::StatusOr<std::unique_ptr<DispatchPolicy>> {
+        int32_t step = 3;
+        SimDuration round = 5 * kMinute;
+        bool config_order = true;
+        for (const auto& [key, value] : p) {
+          if (key == "stepSize") {
+            char* end = nullptr;
+            const long parsed = std::strtol(value.c_str(), &end, 10);
+            if (value.empty() || *end != '\0' || parsed < 1 || parsed > 1000) {
+              return InvalidArgument(fmt::format("dispatcher \"{}\": stepSize \"{}\" must be an integer >= 1",
+                                                 kIncrementalDispatcher, value));
+            }
+            step = static_cast<int32_t>(parsed);
+          } else if (key == "roundDuration") {
+            auto d = ParseDuration(value);
+            if (!d.ok() || *d <= 0) {
+              return InvalidArgument(fmt::format("dispatcher \"{}\": roundDuration \"{}\" must be a positive "
+                                                 "duration such as 5m",
+                                                 kIncrementalDispatcher, value));
+            }
+            round = *d;
+          } else if (key == "configOrder") {
+            if (value != "true" && value != "false") {
+              return InvalidArgument(fmt::format("dispatcher \"{}\": configOrder \"{}\" must be true or false",
+                                                 kIncrementalDispatcher, value));
+            }
+            config_order = value == "true";
+          } else {
+            return InvalidArgument(fmt::format("dispatcher \"{}\": unknown parameter \"{}\" (valid: stepSize, "
+                                               "roundDuration, configOrder)",
+                                               kIncrementalDispatcher, key));
+          }
+        }
+        return NewIncrementalDispatcher(step, round, config_order);
       }));
 }
 

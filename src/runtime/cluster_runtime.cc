@@ -44,6 +44,8 @@ absl::StatusOr<std::unique_ptr<ClusterRuntime>> ClusterRuntime::Create(
   runtime->queues_->set_admission_fair_sharing(runtime->afs_.get());
   runtime->scheduler_ = std::make_unique<admission::Scheduler>(
       runtime->state_.get(), runtime->queues_.get(), preemption, /*placer=*/nullptr, runtime->afs_.get());
+  runtime->admission_checks_ = spec.admission_checks;
+  runtime->check_controllers_.assign(spec.admission_checks.size(), nullptr);
   runtime->requeue_pending_.assign(static_cast<size_t>(runtime->state_->tree().num_nodes()), false);
   for (const auto& wl : spec.workloads) {
     KUEUESIM_RETURN_IF_ERROR(
@@ -72,7 +74,8 @@ absl::StatusOr<std::unique_ptr<ClusterRuntime>> ClusterRuntime::Create(
         std::make_unique<LwsController>(runtime.get(), lws, std::move(changes), lws_options));
   }
   for (size_t i = 0; i < spec.changes.size(); ++i) {
-    if (change_used[i]) continue;
+    // MultiKueueCluster changes belong to the MultiKueue controller.
+    if (change_used[i] || spec.changes[i].target_kind != "LeaderWorkerSet") continue;
     const model::Change& c = spec.changes[i];
     return InvalidArgument(fmt::format("{}: Change \"{}\": spec.target: no {} \"{}/{}\" in the scenario",
                                        c.source.ToString(), c.name, c.target_kind, c.target_namespace,
@@ -200,9 +203,13 @@ absl::StatusOr<WorkloadId> ClusterRuntime::AddOwnedWorkload(model::Workload work
   return id;
 }
 
-void ClusterRuntime::DeleteWorkload(WorkloadId id) {
+void ClusterRuntime::DeleteWorkload(WorkloadId id, bool release_record) {
   WorkloadRecord& wl = state_->workload(id);
-  if (wl.phase == WorkloadPhase::kFinished || wl.phase == WorkloadPhase::kNotArrived) return;
+  if (wl.phase == WorkloadPhase::kNotArrived) return;  // not arrived, or its record released
+  if (wl.phase == WorkloadPhase::kFinished) {
+    if (release_record) state_->ReleaseWorkload(id);
+    return;
+  }
   queues_->Delete(id);
   CqId cq = state_->ClusterQueueOf(wl);
   if (wl.admission.has_value()) {
@@ -218,7 +225,7 @@ void ClusterRuntime::DeleteWorkload(WorkloadId id) {
   wl.finished_at = engine_->now();
   afs_->DropPenalty(id, wl);
   Emit(EventType::kDeleted, id, cq);
-  if (recycle_finished_) state_->ReleaseWorkload(id);
+  if (recycle_finished_ || release_record) state_->ReleaseWorkload(id);
 }
 
 void ClusterRuntime::SetPodsReady(WorkloadId id, bool ready) {
@@ -303,6 +310,16 @@ bool ClusterRuntime::RunCycle() {
   ++counters_.cycles;
   for (const admission::Reservation& r : result.reservations) OnReserved(r.workload);
   for (const admission::Preemption& p : result.preemptions) {
+    const WorkloadRecord& preemptor = state_->workload(p.preemptor);
+    if (preemptor.owner != kNone) {
+      owners_[static_cast<size_t>(preemptor.owner)]->OnPreemptionIssued(p.preemptor, preemptor.owner_index, 1);
+    }
+  }
+  for (WorkloadId id : result.preemption_gated) {
+    const WorkloadRecord& wl = state_->workload(id);
+    if (wl.owner != kNone) owners_[static_cast<size_t>(wl.owner)]->OnPreemptionGated(id, wl.owner_index);
+  }
+  for (const admission::Preemption& p : result.preemptions) {
     ++counters_.preemptions;
     WorkloadRecord& victim = state_->workload(p.victim);
     ++victim.times_preempted;
@@ -324,27 +341,102 @@ void ClusterRuntime::OnReserved(WorkloadId id) {
   wl.eviction_reason = EvictionReason::kNotEvicted;
   Emit(EventType::kQuotaReserved, id, wl.admission->cq);
   afs_->AddAdmittedUsage(wl, +1);
-  // Admission checks: a check named by the ClusterQueue and applicable to
-  // the assigned flavors keeps the workload at QuotaReserved; without a
-  // controller in the simulation to answer, such a workload is not
-  // admitted.
+  if (wl.owner != kNone) owners_[static_cast<size_t>(wl.owner)]->OnQuotaReserved(id, wl.owner_index);
+  // Admission checks: the ClusterQueue's checks that apply to the assigned
+  // flavors (workload.AdmissionChecksForWorkload) start Pending; without a
+  // controller in the simulation to answer, such a workload stays at
+  // QuotaReserved.
   const ClusterQueueInfo& cq = state_->cq(wl.admission->cq);
-  bool checks_apply = false;
-  for (const auto& check : cq.spec->admission_checks) {
-    if (check.on_flavors.empty()) {
-      checks_apply = true;
-      continue;
-    }
+  wl.checks.clear();
+  for (const auto& ref : cq.spec->admission_checks) {
+    bool applies = ref.on_flavors.empty();
     for (const auto& ps : wl.admission->pod_sets) {
       for (const auto& entry : ps.entries) {
-        if (std::find(check.on_flavors.begin(), check.on_flavors.end(),
-                      state_->flavor(entry.flavor).name) != check.on_flavors.end()) {
-          checks_apply = true;
-        }
+        applies = applies || std::find(ref.on_flavors.begin(), ref.on_flavors.end(),
+                                       state_->flavor(entry.flavor).name) != ref.on_flavors.end();
       }
     }
+    if (!applies) continue;
+    const int32_t check = FindAdmissionCheck(ref.name);
+    wl.checks.push_back({check, CheckState::kPending});
   }
-  if (checks_apply) return;
+  if (wl.checks.empty()) {
+    Admit(id);
+    return;
+  }
+  wl.runs_remotely = RemoteController(wl) != nullptr;
+  const uint32_t generation = wl.run_generation;
+  // Copy: a controller may answer at once and change the list.
+  const std::vector<cluster::AdmissionCheckStatus> checks = wl.checks;
+  for (const auto& status : checks) {
+    if (status.check == kNone) continue;
+    AdmissionCheckController* controller = check_controllers_[static_cast<size_t>(status.check)];
+    if (controller == nullptr) continue;
+    controller->OnCheckPending(id, status.check);
+    if (state_->workload(id).run_generation != generation || !state_->workload(id).admission.has_value()) break;
+  }
+}
+
+AdmissionCheckController* ClusterRuntime::RemoteController(const WorkloadRecord& wl) const {
+  for (const auto& status : wl.checks) {
+    if (status.check == kNone) continue;
+    AdmissionCheckController* controller = check_controllers_[static_cast<size_t>(status.check)];
+    if (controller != nullptr && controller->RunsRemotely()) return controller;
+  }
+  return nullptr;
+}
+
+void ClusterRuntime::RegisterAdmissionCheckController(std::string_view controller_name,
+                                                      AdmissionCheckController* controller) {
+  for (size_t i = 0; i < admission_checks_.size(); ++i) {
+    if (admission_checks_[i].controller_name == controller_name) check_controllers_[i] = controller;
+  }
+}
+
+int32_t ClusterRuntime::FindAdmissionCheck(std::string_view name) const {
+  for (size_t i = 0; i < admission_checks_.size(); ++i) {
+    if (admission_checks_[i].meta.name == name) return static_cast<int32_t>(i);
+  }
+  return kNone;
+}
+
+void ClusterRuntime::SetAdmissionCheckState(WorkloadId id, int32_t check, CheckState state) {
+  WorkloadRecord& wl = state_->workload(id);
+  if (!wl.admission.has_value() || wl.evicted) return;
+  bool all_ready = true;
+  bool found = false;
+  for (auto& status : wl.checks) {
+    if (status.check == check) {
+      status.state = state;
+      found = true;
+    }
+    all_ready = all_ready && status.state == CheckState::kReady;
+  }
+  if (!found) return;
+  switch (state) {
+    case CheckState::kReady:
+      if (all_ready && wl.phase == WorkloadPhase::kQuotaReserved) Admit(id);
+      break;
+    case CheckState::kRetry:
+      // Evicted (reason AdmissionCheck) and requeued once its quota is
+      // released (workload_controller reconcileCheckBasedEviction).
+      Evict(id, EvictionReason::kAdmissionCheck);
+      break;
+    case CheckState::kRejected:
+      wl.deactivation_reason = "AdmissionCheck";
+      Evict(id, EvictionReason::kDeactivated);
+      break;
+    case CheckState::kPending:
+      break;
+  }
+}
+
+void ClusterRuntime::EmitEvent(const SimEvent& event) {
+  if (sink_ != nullptr) sink_->OnEvent(event);
+}
+
+void ClusterRuntime::Admit(WorkloadId id) {
+  WorkloadRecord& wl = state_->workload(id);
   wl.phase = WorkloadPhase::kAdmitted;
   wl.admitted_at = engine_->now();
   Emit(EventType::kAdmitted, id, wl.admission->cq);
@@ -359,6 +451,15 @@ void ClusterRuntime::OnReserved(WorkloadId id) {
   wl.pods_ready = false;
   const model::WaitForPodsReadyConfig& wfpr = state_->configuration().wait_for_pods_ready;
   const bool wfpr_on = wfpr.enable && !state_->gates().disable_wait_for_pods_ready;
+  if (wl.runs_remotely) {
+    // The job runs on a worker cluster; the controller reports back.
+    if (wfpr_on) engine_->ScheduleAfter(wfpr.timeout, this, kPodsReadyTimeout, id, wl.run_generation);
+    const uint32_t generation = wl.run_generation;
+    if (AdmissionCheckController* controller = RemoteController(wl)) controller->OnAdmitted(id);
+    if (state_->workload(id).run_generation != generation) return;
+    if (wl.owner != kNone) owners_[static_cast<size_t>(wl.owner)]->OnAdmitted(id, wl.owner_index);
+    return;
+  }
   if (wl.owner != kNone) {
     // The owner starts the pods and reports their readiness.
     if (wfpr_on) engine_->ScheduleAfter(wfpr.timeout, this, kPodsReadyTimeout, id, wl.run_generation);
@@ -409,11 +510,14 @@ void ClusterRuntime::Evict(WorkloadId id, EvictionReason reason) {
   wl.evicted = true;
   wl.eviction_reason = reason;
   wl.evicted_at = WallNow();
+  // Eviction closes every preemption gate again (prepareForEviction).
+  if (!wl.spec->preemption_gates.empty()) wl.has_closed_preemption_gate = true;
   ++wl.times_evicted;
   ++counters_.evictions;
   ++wl.run_generation;
   Emit(EventType::kEvicted, id, wl.admission->cq, kNone, EvictionReasonName(reason));
   if (wl.owner != kNone) owners_[static_cast<size_t>(wl.owner)]->OnEvicted(id, wl.owner_index);
+  for (AdmissionCheckController* controller : ControllersOf(wl)) controller->OnEvicted(id);
   engine_->ScheduleAfter(options_.eviction_delay, this, kEvictionRelease, id, wl.run_generation);
 }
 
@@ -428,7 +532,8 @@ void ClusterRuntime::OnEvictionRelease(WorkloadId id, uint32_t generation) {
   if (wl.eviction_reason == EvictionReason::kDeactivated) {
     wl.phase = WorkloadPhase::kDeactivated;
     ++counters_.deactivated;
-    Emit(EventType::kDeactivated, id, cq, kNone, "RequeuingLimitExceeded");
+    Emit(EventType::kDeactivated, id, cq, kNone,
+         wl.deactivation_reason.empty() ? std::string_view("RequeuingLimitExceeded") : wl.deactivation_reason);
     return;
   }
   wl.phase = WorkloadPhase::kPending;
@@ -455,6 +560,51 @@ void ClusterRuntime::ReleaseQuota(WorkloadId id) {
   wl.admission.reset();
   ++cq.allocatable_generation;
   needs_cycle_ = true;
+  if (!wl.checks.empty()) {
+    const std::vector<AdmissionCheckController*> controllers = ControllersOf(wl);
+    wl.checks.clear();
+    wl.runs_remotely = false;
+    for (AdmissionCheckController* controller : controllers) controller->OnQuotaReleased(id);
+  }
+}
+
+std::vector<AdmissionCheckController*> ClusterRuntime::ControllersOf(const WorkloadRecord& wl) const {
+  std::vector<AdmissionCheckController*> out;
+  for (const auto& status : wl.checks) {
+    if (status.check == kNone) continue;
+    AdmissionCheckController* controller = check_controllers_[static_cast<size_t>(status.check)];
+    if (controller != nullptr && std::find(out.begin(), out.end(), controller) == out.end()) {
+      out.push_back(controller);
+    }
+  }
+  return out;
+}
+
+void ClusterRuntime::FinishWorkload(WorkloadId id) {
+  WorkloadRecord& wl = state_->workload(id);
+  if (!wl.admission.has_value()) return;
+  const CqId cq = wl.admission->cq;
+  if (wl.phase == WorkloadPhase::kAdmitted && !wl.pods_ready && !wl.evicted) --admitted_not_ready_;
+  ++wl.run_generation;  // cancels a pending eviction release or timeout
+  wl.evicted = false;
+  wl.pods_ready = false;
+  ReleaseQuota(id);
+  wl.phase = WorkloadPhase::kFinished;
+  wl.finished_at = engine_->now();
+  afs_->DropPenalty(id, wl);
+  ++counters_.finished;
+  Emit(EventType::kFinished, id, cq);
+  NotifyRequeue(cq);
+  if (recycle_finished_) state_->ReleaseWorkload(id);
+}
+
+void ClusterRuntime::OpenPreemptionGate(WorkloadId id) {
+  WorkloadRecord& wl = state_->workload(id);
+  if (!wl.has_closed_preemption_gate) return;
+  wl.has_closed_preemption_gate = false;
+  if (wl.phase == WorkloadPhase::kPending && queues_->AddOrUpdate(id, WallNow(), /*reevaluate=*/true)) {
+    needs_cycle_ = true;
+  }
 }
 
 void ClusterRuntime::NotifyRequeue(CqId cq) {

@@ -745,6 +745,14 @@ absl::StatusOr<model::AdmissionCheck> DecodeAdmissionCheck(const FieldReader& ob
   model::AdmissionCheck check;
   KUEUESIM_ASSIGN_OR_RETURN(check.meta, DecodeMeta(object, false));
   KUEUESIM_ASSIGN_OR_RETURN(check.controller_name, object.Field("spec").Field("controllerName").String());
+  FieldReader parameters = object.Field("spec").Field("parameters");
+  if (parameters.present()) {
+    KUEUESIM_RETURN_IF_ERROR(parameters.ExpectMapping());
+    KUEUESIM_ASSIGN_OR_RETURN(auto group, parameters.Field("apiGroup").OptString());
+    KUEUESIM_ASSIGN_OR_RETURN(check.parameters_kind, parameters.Field("kind").String());
+    KUEUESIM_ASSIGN_OR_RETURN(check.parameters_name, parameters.Field("name").String());
+    check.parameters_api_group = group.value_or("");
+  }
   FieldReader conditions = object.Field("status").Field("conditions");
   if (conditions.present()) {
     KUEUESIM_RETURN_IF_ERROR(conditions.ExpectSequence());
@@ -756,6 +764,67 @@ absl::StatusOr<model::AdmissionCheck> DecodeAdmissionCheck(const FieldReader& ob
     }
   }
   return check;
+}
+
+absl::StatusOr<model::MultiKueueConfig> DecodeMultiKueueConfig(const FieldReader& object) {
+  model::MultiKueueConfig config;
+  KUEUESIM_ASSIGN_OR_RETURN(config.meta, DecodeMeta(object, false));
+  FieldReader spec = object.Field("spec");
+  KUEUESIM_ASSIGN_OR_RETURN(config.clusters, spec.Field("clusters").StringList());
+  if (config.clusters.empty() || config.clusters.size() > 20) {
+    return spec.Field("clusters").Error("must list 1 to 20 MultiKueueClusters");
+  }
+  std::set<std::string> seen;
+  for (size_t i = 0; i < config.clusters.size(); ++i) {
+    if (!seen.insert(config.clusters[i]).second) {
+      return spec.Field("clusters").Index(i).Error(fmt::format("duplicate cluster \"{}\"", config.clusters[i]));
+    }
+  }
+  KUEUESIM_ASSIGN_OR_RETURN(auto management, spec.Field("quotaManagement").OptString());
+  if (management.has_value()) {
+    if (*management != "Manual" && *management != "Automated") {
+      return spec.Field("quotaManagement")
+          .Error(fmt::format("unknown value \"{}\" (valid: Manual, Automated)", *management));
+    }
+    config.quota_management = *management;
+  }
+  return config;
+}
+
+absl::StatusOr<model::MultiKueueCluster> DecodeMultiKueueCluster(const FieldReader& object) {
+  model::MultiKueueCluster cluster;
+  KUEUESIM_ASSIGN_OR_RETURN(cluster.meta, DecodeMeta(object, false));
+  FieldReader source = object.Field("spec").Field("clusterSource");
+  FieldReader kubeconfig = object.Field("spec").Field("kubeConfig");  // v1beta1
+  if (source.present()) {
+    KUEUESIM_RETURN_IF_ERROR(source.ExpectMapping());
+    const bool has_kubeconfig = source.Field("kubeConfig").present();
+    const bool has_profile = source.Field("clusterProfileRef").present();
+    if (has_kubeconfig == has_profile) {
+      return source.Error("must set exactly one of kubeConfig and clusterProfileRef");
+    }
+    if (has_kubeconfig) kubeconfig = source.Field("kubeConfig");
+    if (has_profile) {
+      KUEUESIM_ASSIGN_OR_RETURN(cluster.kubeconfig_location,
+                                source.Field("clusterProfileRef").Field("name").String());
+    }
+  }
+  if (kubeconfig.present()) {
+    KUEUESIM_ASSIGN_OR_RETURN(cluster.kubeconfig_location, kubeconfig.Field("location").String());
+  }
+  cluster.target_cluster = cluster.meta.name;
+  if (auto it = cluster.meta.annotations.find("kueuesim.io/cluster-ref"); it != cluster.meta.annotations.end()) {
+    cluster.target_cluster = it->second;
+  }
+  FieldReader conditions = object.Field("status").Field("conditions");
+  KUEUESIM_RETURN_IF_ERROR(conditions.ExpectSequence());
+  for (size_t i = 0; i < conditions.size(); ++i) {
+    KUEUESIM_ASSIGN_OR_RETURN(auto type, conditions.Index(i).Field("type").OptString());
+    if (type.value_or("") != "Active") continue;
+    KUEUESIM_ASSIGN_OR_RETURN(auto status, conditions.Index(i).Field("status").OptString());
+    cluster.active = status.value_or("True") == "True";
+  }
+  return cluster;
 }
 
 absl::StatusOr<model::Topology> DecodeTopology(const FieldReader& object) {
@@ -1070,6 +1139,35 @@ absl::StatusOr<model::Configuration> DecodeConfiguration(const FieldReader& obje
     if (base.has_value()) w.backoff_base_seconds = *base;
     if (max.has_value()) w.backoff_max_seconds = *max;
   }
+  FieldReader multikueue = object.Field("multiKueue");
+  KUEUESIM_RETURN_IF_ERROR(multikueue.ExpectMapping());
+  if (multikueue.present()) {
+    model::MultiKueueSettings& mk = config.multi_kueue;
+    if (multikueue.Field("gcInterval").present()) {
+      KUEUESIM_ASSIGN_OR_RETURN(mk.gc_interval, multikueue.Field("gcInterval").Duration());
+    }
+    if (multikueue.Field("workerLostTimeout").present()) {
+      KUEUESIM_ASSIGN_OR_RETURN(mk.worker_lost_timeout, multikueue.Field("workerLostTimeout").Duration());
+    }
+    KUEUESIM_ASSIGN_OR_RETURN(auto origin, multikueue.Field("origin").OptString());
+    if (origin.has_value()) mk.origin = *origin;
+    KUEUESIM_ASSIGN_OR_RETURN(auto dispatcher, multikueue.Field("dispatcherName").OptString());
+    if (dispatcher.has_value()) {
+      if (dispatcher->find('/') == std::string::npos) {
+        return multikueue.Field("dispatcherName")
+            .Error(fmt::format("\"{}\" must be a domain-prefixed path (e.g. "
+                               "kueue.x-k8s.io/multikueue-dispatcher-incremental)",
+                               *dispatcher));
+      }
+      mk.dispatcher_name = *dispatcher;
+    }
+    FieldReader incremental = multikueue.Field("incrementalDispatcherConfig");
+    KUEUESIM_RETURN_IF_ERROR(incremental.ExpectMapping());
+    KUEUESIM_ASSIGN_OR_RETURN(mk.incremental_step_size, incremental.Field("stepSize").OptInt32());
+    if (mk.incremental_step_size.has_value() && *mk.incremental_step_size < 1) {
+      return incremental.Field("stepSize").Error("must be at least 1");
+    }
+  }
   FieldReader resources = object.Field("resources");
   KUEUESIM_ASSIGN_OR_RETURN(config.exclude_resource_prefixes,
                             resources.Field("excludeResourcePrefixes").StringList());
@@ -1158,6 +1256,15 @@ absl::Status DecodeSimulation(const FieldReader& object, SimulationSettings* set
     if (!ok) return lws.Field(f.name).Error(fmt::format("unknown value \"{}\" (valid: {})", value, valid));
     *f.target = value;
   }
+  FieldReader multikueue = spec.Field("multiKueue");
+  KUEUESIM_RETURN_IF_ERROR(multikueue.ExpectMapping());
+  for (const DurationField& f :
+       {DurationField{"dispatchLatency", &settings->multikueue_dispatch_latency},
+        DurationField{"statusSyncLatency", &settings->multikueue_status_sync_latency}}) {
+    if (multikueue.Field(f.name).present()) {
+      KUEUESIM_ASSIGN_OR_RETURN(*f.target, multikueue.Field(f.name).Duration());
+    }
+  }
   FieldReader policies = spec.Field("policies");
   KUEUESIM_RETURN_IF_ERROR(policies.ExpectMapping());
   struct PolicyField {
@@ -1165,7 +1272,8 @@ absl::Status DecodeSimulation(const FieldReader& object, SimulationSettings* set
     PolicyChoice* target;
   };
   for (const PolicyField& f : {PolicyField{"queueOrdering", &settings->queue_ordering},
-                               PolicyField{"preemption", &settings->preemption}}) {
+                               PolicyField{"preemption", &settings->preemption},
+                               PolicyField{"dispatcher", &settings->dispatcher}}) {
     FieldReader policy = policies.Field(f.name);
     if (!policy.present()) continue;
     f.target->source.file = policy.node().file();

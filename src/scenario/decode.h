@@ -27,6 +27,8 @@ absl::StatusOr<model::PriorityClass> DecodePriorityClass(const FieldReader& obje
 absl::StatusOr<model::Namespace> DecodeNamespace(const FieldReader& object);
 absl::StatusOr<model::AdmissionCheck> DecodeAdmissionCheck(const FieldReader& object);
 absl::StatusOr<model::Topology> DecodeTopology(const FieldReader& object);
+absl::StatusOr<model::MultiKueueConfig> DecodeMultiKueueConfig(const FieldReader& object);
+absl::StatusOr<model::MultiKueueCluster> DecodeMultiKueueCluster(const FieldReader& object);
 absl::StatusOr<model::Node> DecodeNode(const FieldReader& object);
 absl::StatusOr<model::Workload> DecodeWorkload(const FieldReader& object, KueueApiVersion version);
 // A batch/v1 Job labelled with kueue.x-k8s.io/queue-name, as the Workload

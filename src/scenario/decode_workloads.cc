@@ -115,12 +115,18 @@ absl::StatusOr<model::Change> DecodeChange(const FieldReader& object) {
   KUEUESIM_ASSIGN_OR_RETURN(change.at, spec.Field("at").Duration());
   FieldReader target = spec.Field("target");
   KUEUESIM_ASSIGN_OR_RETURN(change.target_kind, target.Field("kind").String());
+  KUEUESIM_ASSIGN_OR_RETURN(change.target_name, target.Field("name").String());
+  if (change.target_kind == "MultiKueueCluster") {
+    if (!spec.Field("connected").present()) return spec.Error("a MultiKueueCluster change must set connected");
+    KUEUESIM_ASSIGN_OR_RETURN(bool connected, spec.Field("connected").Bool());
+    change.connected = connected;
+    return change;
+  }
   KUEUESIM_ASSIGN_OR_RETURN(auto ns, target.Field("namespace").OptString());
   change.target_namespace = ns.value_or("default");
-  KUEUESIM_ASSIGN_OR_RETURN(change.target_name, target.Field("name").String());
   if (change.target_kind != "LeaderWorkerSet") {
-    return target.Field("kind").Error(
-        fmt::format("unsupported kind \"{}\" (valid: LeaderWorkerSet)", change.target_kind));
+    return target.Field("kind").Error(fmt::format(
+        "unsupported kind \"{}\" (valid: LeaderWorkerSet, MultiKueueCluster)", change.target_kind));
   }
   KUEUESIM_ASSIGN_OR_RETURN(change.replicas, spec.Field("replicas").OptInt32());
   if (change.replicas.has_value() && *change.replicas < 0) return spec.Field("replicas").Error("must not be negative");

@@ -101,6 +101,12 @@ class Loader {
       if (kind == "Workload") return AddWorkload(&cluster, DecodeWorkload(object, version));
       if (kind == "AdmissionCheck") return Add(&cluster.admission_checks, DecodeAdmissionCheck(object));
       if (kind == "Topology") return Add(&cluster.topologies, DecodeTopology(object));
+      if (kind == "MultiKueueConfig") {
+        return Add(&cluster.multikueue_configs, DecodeMultiKueueConfig(object));
+      }
+      if (kind == "MultiKueueCluster") {
+        return Add(&cluster.multikueue_clusters, DecodeMultiKueueCluster(object));
+      }
     } else if (group == "config.kueue.x-k8s.io" && kind == "Configuration") {
       if (cluster_has_configuration_.count(cluster.name)) {
         return object.Error(fmt::format("a second Configuration for cluster \"{}\"", cluster.name));

@@ -268,9 +268,66 @@ absl::Status ValidateCluster(ClusterSpec* cluster, LoadReport* report) {
 
 }  // namespace
 
+// MultiKueue wiring: configs name existing MultiKueueClusters, which reach
+// other clusters of the scenario; MultiKueue admission checks name an
+// existing MultiKueueConfig; connection changes name a MultiKueueCluster.
+absl::Status ValidateMultiKueue(const Scenario& scenario, const ClusterSpec& cluster) {
+  KUEUESIM_RETURN_IF_ERROR(CheckDuplicates(cluster.multikueue_configs, "MultiKueueConfig", cluster.name));
+  KUEUESIM_RETURN_IF_ERROR(CheckDuplicates(cluster.multikueue_clusters, "MultiKueueCluster", cluster.name));
+  std::set<std::string> mk_clusters;
+  for (const auto& mkc : cluster.multikueue_clusters) {
+    mk_clusters.insert(mkc.meta.name);
+    if (mkc.target_cluster == cluster.name) {
+      return ObjectError(mkc.meta, "MultiKueueCluster", "metadata.name",
+                         "a MultiKueueCluster must reach another cluster than its manager");
+    }
+    if (scenario.FindCluster(mkc.target_cluster) == nullptr) {
+      std::string known;
+      for (const auto& c : scenario.clusters) {
+        if (c.name.empty()) continue;
+        known += known.empty() ? c.name : ", " + c.name;
+      }
+      return ObjectError(mkc.meta, "MultiKueueCluster", "metadata.name",
+                         fmt::format("no cluster named \"{}\" in the scenario (clusters: {}); name the "
+                                     "worker's kueuesim.io/v1alpha1 Cluster like the MultiKueueCluster, or "
+                                     "set the kueuesim.io/cluster-ref annotation",
+                                     mkc.target_cluster, known.empty() ? "none" : known));
+    }
+  }
+  std::set<std::string> configs;
+  for (const auto& config : cluster.multikueue_configs) {
+    configs.insert(config.meta.name);
+    for (size_t i = 0; i < config.clusters.size(); ++i) {
+      if (!mk_clusters.count(config.clusters[i])) {
+        return ObjectError(config.meta, "MultiKueueConfig", fmt::format("spec.clusters[{}]", i),
+                           fmt::format("MultiKueueCluster \"{}\" does not exist", config.clusters[i]));
+      }
+    }
+  }
+  for (const auto& check : cluster.admission_checks) {
+    if (check.controller_name != model::kMultiKueueControllerName) continue;
+    if (check.parameters_kind != "MultiKueueConfig") {
+      return ObjectError(check.meta, "AdmissionCheck", "spec.parameters",
+                         "a MultiKueue admission check needs parameters of kind MultiKueueConfig");
+    }
+    if (!configs.count(check.parameters_name)) {
+      return ObjectError(check.meta, "AdmissionCheck", "spec.parameters.name",
+                         fmt::format("MultiKueueConfig \"{}\" does not exist", check.parameters_name));
+    }
+  }
+  for (const auto& change : cluster.changes) {
+    if (change.target_kind == "MultiKueueCluster" && !mk_clusters.count(change.target_name)) {
+      return InvalidArgument(fmt::format("{}: Change \"{}\": spec.target.name: no MultiKueueCluster \"{}\"",
+                                         change.source.ToString(), change.name, change.target_name));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ValidateScenario(Scenario* scenario) {
   for (auto& cluster : scenario->clusters) {
     KUEUESIM_RETURN_IF_ERROR(ValidateCluster(&cluster, &scenario->report));
+    KUEUESIM_RETURN_IF_ERROR(ValidateMultiKueue(*scenario, cluster));
   }
   return absl::OkStatus();
 }

@@ -9,6 +9,10 @@
 
 namespace kueuesim::sim {
 namespace {
+std::string mk_source(const scenario::ClusterSpec& spec) {
+  return spec.configuration.source.file.empty() ? std::string("<defaults>") : spec.configuration.source.ToString();
+}
+
 // A safety net against a scheduling loop that never settles at one
 // instant; no real scenario comes near it.
 constexpr int64_t kMaxCyclesPerInstant = 10'000'000;
@@ -40,12 +44,62 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::S
                                         sim->orderings_.back().get(), sim->preemptions_.back().get()));
     sim->runtimes_.push_back(std::move(runtime));
   }
+  KUEUESIM_RETURN_IF_ERROR(sim->CreateMultiKueue(registry));
   sim->next_cycle_time_.assign(sim->runtimes_.size(), 0);
   sim->idle_backoff_.assign(sim->runtimes_.size(), kInitialIdleBackoff);
   return sim;
 }
 
 Simulation::~Simulation() = default;
+
+absl::Status Simulation::CreateMultiKueue(const policy::PolicyRegistry& registry) {
+  const scenario::SimulationSettings& settings = scenario_.settings;
+  std::vector<std::pair<std::string, runtime::ClusterRuntime*>> clusters;
+  for (size_t i = 0; i < runtimes_.size(); ++i) clusters.emplace_back(scenario_.clusters[i].name, runtimes_[i].get());
+  for (size_t i = 0; i < scenario_.clusters.size(); ++i) {
+    const scenario::ClusterSpec& spec = scenario_.clusters[i];
+    bool has_check = false;
+    for (const auto& check : spec.admission_checks) {
+      has_check = has_check || check.controller_name == model::kMultiKueueControllerName;
+    }
+    if (!has_check || !spec.feature_gates.multikueue) continue;
+    const model::MultiKueueSettings& mk = spec.configuration.multi_kueue;
+    std::string name = settings.dispatcher.name.empty() ? mk.dispatcher_name : settings.dispatcher.name;
+    policy::PolicyParameters parameters = settings.dispatcher.parameters;
+    if (name == policy::kIncrementalDispatcher) {
+      // The Configuration's stepSize counts only with its feature gate on.
+      if (!parameters.count("stepSize") && mk.incremental_step_size.has_value() &&
+          spec.feature_gates.multikueue_incremental_dispatcher_config) {
+        parameters["stepSize"] = std::to_string(*mk.incremental_step_size);
+      }
+      if (!parameters.count("configOrder")) {
+        parameters["configOrder"] =
+            spec.feature_gates.multikueue_incremental_dispatcher_respect_config_order ? "true" : "false";
+      }
+    }
+    auto dispatcher = registry.MakeDispatcher(name, parameters);
+    if (!dispatcher.ok()) {
+      const std::string where = settings.dispatcher.name.empty()
+                                    ? mk_source(spec) + ": Configuration: multiKueue.dispatcherName"
+                                    : settings.dispatcher.source.ToString() + ": Simulation: spec.policies.dispatcher";
+      return Annotate(dispatcher.status(), where);
+    }
+    multikueue::MultiKueueOptions options;
+    options.dispatch_latency = settings.multikueue_dispatch_latency;
+    options.status_sync_latency = settings.multikueue_status_sync_latency;
+    KUEUESIM_ASSIGN_OR_RETURN(auto controller,
+                              multikueue::MultiKueueController::Create(spec, runtimes_[i].get(), clusters,
+                                                                       *std::move(dispatcher), name, options));
+    multikueue_.push_back(std::move(controller));
+  }
+  return absl::OkStatus();
+}
+
+std::vector<const multikueue::MultiKueueReport*> Simulation::multikueue_reports() const {
+  std::vector<const multikueue::MultiKueueReport*> out;
+  for (const auto& controller : multikueue_) out.push_back(&controller->report());
+  return out;
+}
 
 absl::Status Simulation::AddWorkloadSource(std::unique_ptr<trace::WorkloadSource> source) {
   KUEUESIM_CHECK(!started_);
@@ -104,6 +158,7 @@ absl::Status Simulation::Run(const RunOptions& options) {
   if (!started_) {
     started_ = true;
     for (auto& runtime : runtimes_) KUEUESIM_RETURN_IF_ERROR(runtime->Start());
+    for (auto& controller : multikueue_) controller->Start();
     for (auto& ingester : ingesters_) KUEUESIM_RETURN_IF_ERROR(ingester->Prime());
   }
   const std::optional<SimTime> until = options.until.has_value() ? options.until : scenario_.settings.until;

@@ -162,6 +162,14 @@ enum class EvictionReason : uint8_t {
 
 std::string_view EvictionReasonName(EvictionReason reason);
 
+// The state of one admission check for a workload (status.admissionChecks).
+enum class CheckState : uint8_t { kPending, kReady, kRetry, kRejected };
+
+struct AdmissionCheckStatus {
+  int32_t check = kNone;  // index of the AdmissionCheck in the cluster spec
+  CheckState state = CheckState::kPending;
+};
+
 struct WorkloadRecord {
   // Identity.
   std::string key;  // "namespace/name"
@@ -201,6 +209,15 @@ struct WorkloadRecord {
   EvictionReason eviction_reason = EvictionReason::kNotEvicted;
   UnixMicros evicted_at = 0;
   bool pods_ready = false;
+  // Admission checks of its ClusterQueue that apply to its flavors, while
+  // it holds quota.
+  std::vector<AdmissionCheckStatus> checks;
+  // Runs elsewhere (a MultiKueue worker): its check controller reports pod
+  // readiness and completion instead of the runtime's timers.
+  bool runs_remotely = false;
+  // Why the last deactivation happened (RequeuingLimitExceeded,
+  // AdmissionCheck).
+  std::string_view deactivation_reason;
   // Queue-order timestamp (workload.Ordering.GetQueueOrderTimestamp).
   UnixMicros queue_order_timestamp = 0;
   // Requeue state (status.requeueState) and the Requeued condition.

@@ -35,6 +35,15 @@ enum class EventType : uint8_t {
   kRolloutStalled,
   kRolloutResumed,
   kScaled,
+  // MultiKueue events, in the manager's stream (`worker` names the
+  // MultiKueueCluster; `workload` is the manager's Workload).
+  kNominated,          // the dispatcher nominated workers (value: how many)
+  kDispatched,         // a copy was created on `worker`
+  kCopyDeleted,        // the copy on `worker` was deleted
+  kWorkerSelected,     // the copy on `worker` was admitted first: it runs there
+  kPreemptionGateOpened,  // orchestrated preemption: `worker` may preempt
+  kWorkerDisconnected,
+  kWorkerConnected,
 };
 
 std::string_view EventTypeName(EventType type);
@@ -53,6 +62,8 @@ struct SimEvent {
   std::string_view object;
   int32_t group = -1;
   int64_t value = 0;  // e.g. replicas for kScaled, ready groups for kGroupReady
+  // MultiKueue events: the worker cluster (MultiKueueCluster name).
+  std::string_view worker;
 };
 
 class EventSink {

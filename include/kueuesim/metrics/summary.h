@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "kueuesim/multikueue/multikueue_controller.h"
 #include "kueuesim/runtime/cluster_runtime.h"
 #include "kueuesim/runtime/lws_controller.h"
 #include "kueuesim/cluster/events.h"
@@ -81,10 +82,29 @@ struct ClusterSummary {
   std::vector<runtime::LwsReport> leader_worker_sets;
 };
 
+// One MultiKueue manager: what its dispatcher cost and bought.
+struct MultiKueueSummary {
+  std::string manager;
+  std::string dispatcher;
+  int64_t workloads = 0;         // manager workloads that were dispatched
+  int64_t dispatches = 0;        // manager reservations that dispatched (requeues count again)
+  int64_t admitted = 0;          // admitted on a worker at least once
+  int64_t finished = 0;
+  int64_t copies = 0;            // copies created on workers
+  int64_t reservations = 0;      // copies that reserved worker quota
+  int64_t losing_reservations = 0;  // ... on workers that did not win (duplicates)
+  int64_t losing_preemptions = 0;   // preemptions issued by copies that did not win
+  int64_t winning_preemptions = 0;
+  WaitStats time_to_admission;   // manager reservation to admission on a worker
+  std::vector<multikueue::WorkerReport> workers;
+  std::vector<multikueue::WorkloadDispatchReport> per_workload;
+};
+
 struct Summary {
   SimTime end_time = 0;
   int64_t events = 0;
   std::vector<ClusterSummary> clusters;
+  std::vector<MultiKueueSummary> multikueue;
   std::map<std::string, int64_t> unknown_kinds;
   std::vector<std::string> warnings;
 };
@@ -95,7 +115,8 @@ class SummaryCollector : public cluster::EventSink {
  public:
   void OnEvent(const cluster::SimEvent& event) override;
   // Closes the time integrals at `end_time` and builds the summary.
-  Summary Finish(SimTime end_time, const std::vector<const runtime::ClusterRuntime*>& runtimes);
+  Summary Finish(SimTime end_time, const std::vector<const runtime::ClusterRuntime*>& runtimes,
+                 const std::vector<const multikueue::MultiKueueReport*>& multikueue = {});
 
  private:
   struct CqAccumulator {

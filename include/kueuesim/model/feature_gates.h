@@ -37,6 +37,9 @@ struct FeatureGates {
   bool kueue_dra_integration_partitionable_devices = true;
   bool kueue_dra_reject_workloads_when_dra_disabled = true;
   bool workload_priority_class_defaulting = true;
+  bool multikueue = true;
+  bool multikueue_incremental_dispatcher_config = true;
+  bool multikueue_incremental_dispatcher_respect_config_order = true;
   // Alpha, off by default.
   bool tas_balanced_placement = false;
   bool tas_respect_node_affinity_preferred = false;

@@ -205,7 +205,33 @@ struct Namespace {
 struct AdmissionCheck {
   ObjectMeta meta;
   std::string controller_name;
+  // spec.parameters: the object configuring the check (for MultiKueue, a
+  // MultiKueueConfig).
+  std::string parameters_api_group;
+  std::string parameters_kind;
+  std::string parameters_name;
   bool active = true;
+};
+
+// The AdmissionCheck controller name of MultiKueue.
+inline constexpr const char* kMultiKueueControllerName = "kueue.x-k8s.io/multikueue";
+
+// MultiKueueConfig: the worker clusters of a MultiKueue admission check, in
+// the order the Incremental dispatcher nominates them.
+struct MultiKueueConfig {
+  ObjectMeta meta;
+  std::vector<std::string> clusters;  // MultiKueueCluster names
+  std::string quota_management = "Manual";  // or "Automated"
+};
+
+// MultiKueueCluster: a connection to a worker cluster. The simulated cluster
+// it reaches is the scenario cluster of the same name, or the one named by
+// the kueuesim.io/cluster-ref annotation.
+struct MultiKueueCluster {
+  ObjectMeta meta;
+  std::string target_cluster;
+  std::string kubeconfig_location;  // as written, for messages
+  bool active = true;  // status condition Active at the start
 };
 
 // Topology (levels from the top down).
@@ -304,7 +330,7 @@ struct Admission {
 };
 
 // Where a workload came from.
-enum class WorkloadSourceKind { kWorkload, kJob };
+enum class WorkloadSourceKind { kWorkload, kJob, kPod, kPodGroup, kDeployment, kStatefulSet };
 
 // Workload (spec and the status the simulation starts from), plus the
 // kueuesim timing annotations.
@@ -376,6 +402,9 @@ struct Change {
   bool rollout = false;              // a template change: a new revision
   std::optional<int32_t> partition;  // the rolling update partition
   std::optional<int32_t> fail_group; // a pod of this group fails (restart policy)
+  // MultiKueueCluster: the connection to the worker is lost (false) or back
+  // (true).
+  std::optional<bool> connected;
 };
 
 // --- DRA (resource.k8s.io/v1) ---
@@ -503,6 +532,15 @@ struct ResourceTransformation {
   std::vector<std::pair<std::string, Quantity>> outputs;
 };
 
+// Configuration multiKueue (v1beta2), with Kueue's defaults.
+struct MultiKueueSettings {
+  SimDuration gc_interval = kMinute;
+  std::string origin = "multikueue";
+  SimDuration worker_lost_timeout = 15 * kMinute;
+  std::string dispatcher_name = "kueue.x-k8s.io/multikueue-dispatcher-all-at-once";
+  std::optional<int32_t> incremental_step_size;  // default 3
+};
+
 struct Configuration {
   SourceRef source;
   std::string api_version;
@@ -513,6 +551,7 @@ struct Configuration {
   std::vector<ResourceTransformation> transformations;
   bool quota_check_ignore_undeclared = false;
   std::vector<DeviceClassMapping> device_class_mappings;
+  MultiKueueSettings multi_kueue;
   std::map<std::string, bool> feature_gates;  // as written; defaults in FeatureGates
 };
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "kueuesim/policy/dispatch.h"
 #include "kueuesim/policy/preemption.h"
 #include "kueuesim/policy/queue_ordering.h"
 
@@ -21,7 +22,7 @@ namespace kueuesim::policy {
 
 using PolicyParameters = std::map<std::string, std::string>;
 
-enum class PolicyKind { kQueueOrdering, kPreemption };
+enum class PolicyKind { kQueueOrdering, kPreemption, kDispatcher };
 
 std::string_view PolicyKindName(PolicyKind kind);
 
@@ -37,6 +38,8 @@ class PolicyRegistry {
       std::function<absl::StatusOr<std::unique_ptr<QueueOrderingPolicy>>(const PolicyParameters&)>;
   using PreemptionFactory =
       std::function<absl::StatusOr<std::unique_ptr<PreemptionPolicy>>(const PolicyParameters&)>;
+  using DispatcherFactory =
+      std::function<absl::StatusOr<std::unique_ptr<DispatchPolicy>>(const PolicyParameters&)>;
 
   // A registry with Kueue's policies and the other built-ins.
   static PolicyRegistry WithBuiltins();
@@ -46,6 +49,8 @@ class PolicyRegistry {
                                      QueueOrderingFactory factory);
   absl::Status RegisterPreemption(std::string name, std::string description,
                                   PreemptionFactory factory);
+  absl::Status RegisterDispatcher(std::string name, std::string description,
+                                  DispatcherFactory factory);
 
   // Creates a policy; an empty name means "kueue". An unknown name is an
   // InvalidArgument error listing the valid ones.
@@ -53,6 +58,12 @@ class PolicyRegistry {
       const std::string& name, const PolicyParameters& parameters) const;
   absl::StatusOr<std::unique_ptr<PreemptionPolicy>> MakePreemption(
       const std::string& name, const PolicyParameters& parameters) const;
+  // MultiKueue dispatchers have no empty-name default: the caller passes
+  // the Configuration's dispatcherName. The built-in Kueue dispatchers read
+  // stepSize, roundDuration and configOrder from `parameters`.
+  absl::StatusOr<std::unique_ptr<DispatchPolicy>> MakeDispatcher(const std::string& name,
+                                                                 const PolicyParameters& parameters) const;
+  bool HasDispatcher(const std::string& name) const { return dispatchers_.count(name) > 0; }
 
   // Every registered policy, by kind then name.
   std::vector<PolicyInfo> List() const;
@@ -65,6 +76,7 @@ class PolicyRegistry {
   };
   std::map<std::string, Entry<QueueOrderingFactory>> queue_orderings_;
   std::map<std::string, Entry<PreemptionFactory>> preemptions_;
+  std::map<std::string, Entry<DispatcherFactory>> dispatchers_;
 };
 
 // Registers the built-in policies into `registry`.

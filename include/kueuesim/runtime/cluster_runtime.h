@@ -55,6 +55,37 @@ class WorkloadOwner {
   virtual void OnEvicted(WorkloadId id, int32_t index) = 0;
   // Its quota was released after an eviction and it is back in its queue.
   virtual void OnRequeued(WorkloadId id, int32_t index) = 0;
+  // Quota was reserved (before admission checks).
+  virtual void OnQuotaReserved(WorkloadId /*id*/, int32_t /*index*/) {}
+  // The scheduler issued preemptions to make room for it.
+  virtual void OnPreemptionIssued(WorkloadId /*id*/, int32_t /*index*/, int32_t /*victims*/) {}
+  // It could be admitted only by preempting, but its preemption gate is
+  // closed (condition BlockedOnPreemptionGates).
+  virtual void OnPreemptionGated(WorkloadId /*id*/, int32_t /*index*/) {}
+};
+
+using cluster::CheckState;
+
+// A controller answering admission checks: the AdmissionChecks whose
+// spec.controllerName it registers for (MultiKueue, or a user's own).
+class AdmissionCheckController {
+ public:
+  virtual ~AdmissionCheckController() = default;
+  // Quota was reserved: the workload's check `check` (an index into the
+  // cluster's AdmissionChecks) is Pending. The controller answers with
+  // ClusterRuntime::SetAdmissionCheckState, now or later.
+  virtual void OnCheckPending(WorkloadId id, int32_t check) = 0;
+  // Every check is Ready: the workload is admitted.
+  virtual void OnAdmitted(WorkloadId /*id*/) {}
+  // An eviction was issued (preemption, PodsReady timeout, a check's Retry).
+  virtual void OnEvicted(WorkloadId /*id*/) {}
+  // The workload released its quota (eviction done, finished, deleted);
+  // its checks are gone.
+  virtual void OnQuotaReleased(WorkloadId id) = 0;
+  // Workloads admitted through this check run elsewhere: the runtime does
+  // not start their pods; the controller reports readiness (SetPodsReady)
+  // and completion (FinishWorkload).
+  virtual bool RunsRemotely() const { return false; }
 };
 
 struct RuntimeOptions {
@@ -100,10 +131,34 @@ class ClusterRuntime : public engine::EventHandler {
   int32_t RegisterOwner(WorkloadOwner* owner);
   // Adds a workload owned by `owner` (group `index`) that arrives now.
   absl::StatusOr<WorkloadId> AddOwnedWorkload(model::Workload workload, int32_t owner, int32_t index);
-  // Deletes a workload: out of its queue, its quota released at once.
-  void DeleteWorkload(WorkloadId id);
+  // Deletes a workload: out of its queue, its quota released at once. With
+  // `release_record`, its record is freed too (a workload of the same name
+  // can then be added again).
+  void DeleteWorkload(WorkloadId id, bool release_record = false);
   // The owner reports its pods ready (or not ready any more).
   void SetPodsReady(WorkloadId id, bool ready);
+  // The workload completed (owner- or remotely-run workloads): its quota is
+  // released.
+  void FinishWorkload(WorkloadId id);
+  // Opens the workload's preemption gate; a pending workload is re-queued.
+  void OpenPreemptionGate(WorkloadId id);
+
+  // --- Admission checks ---
+  // Answers the checks of every AdmissionCheck with this controllerName.
+  // REQUIRES: before Start; `controller` outlives the runtime.
+  void RegisterAdmissionCheckController(std::string_view controller_name, AdmissionCheckController* controller);
+  // Index of the AdmissionCheck named `name`, or kNone.
+  int32_t FindAdmissionCheck(std::string_view name) const;
+  const model::AdmissionCheck& admission_check(int32_t check) const {
+    return admission_checks_[static_cast<size_t>(check)];
+  }
+  // Sets the state of a check of a workload that holds quota. Ready on
+  // every check admits it; Retry evicts and requeues it; Rejected
+  // deactivates it. Ignored for workloads without quota or being evicted.
+  void SetAdmissionCheckState(WorkloadId id, int32_t check, CheckState state);
+  // Delivers an event through the cluster's sink (used by controllers
+  // attached to this cluster).
+  void EmitEvent(const cluster::SimEvent& event);
   // Emits an owner-level event (LeaderWorkerSet groups, rollouts).
   void EmitOwnerEvent(EventType type, std::string_view object, int32_t group, WorkloadId workload,
                       std::string_view reason = {}, int64_t value = 0);
@@ -145,6 +200,10 @@ class ClusterRuntime : public engine::EventHandler {
             std::string_view reason = {});
   void OnArrival(WorkloadId id);
   void OnReserved(WorkloadId id);
+  // Every check is Ready: admits the workload and starts its pods.
+  void Admit(WorkloadId id);
+  AdmissionCheckController* RemoteController(const cluster::WorkloadRecord& wl) const;
+  std::vector<AdmissionCheckController*> ControllersOf(const cluster::WorkloadRecord& wl) const;
   void OnPodsReady(WorkloadId id, uint32_t generation);
   void OnFinish(WorkloadId id, uint32_t generation);
   void Evict(WorkloadId id, EvictionReason reason);
@@ -175,6 +234,8 @@ class ClusterRuntime : public engine::EventHandler {
   uint64_t seed_ = 1;
   bool recycle_finished_ = false;
   std::vector<WorkloadOwner*> owners_;
+  std::vector<model::AdmissionCheck> admission_checks_;
+  std::vector<AdmissionCheckController*> check_controllers_;  // by check; may be null
   std::vector<std::unique_ptr<LwsController>> lws_;
   int64_t admitted_not_ready_ = 0;  // admitted workloads without PodsReady
   bool needs_cycle_ = false;

@@ -55,6 +55,13 @@ struct SimulationSettings {
   // Policies by name; empty name means Kueue's own behaviour.
   PolicyChoice queue_ordering;
   PolicyChoice preemption;
+  // The MultiKueue dispatcher; empty: the Configuration's dispatcherName.
+  PolicyChoice dispatcher;
+  // MultiKueue: the time the manager takes to write to a worker (create or
+  // delete a copy, open a preemption gate) and to see a worker's status
+  // change. Default 0.
+  SimDuration multikueue_dispatch_latency = 0;
+  SimDuration multikueue_status_sync_latency = 0;
   // LeaderWorkerSet behaviour that changed across releases or with the
   // Kubernetes version (see docs/serving.md):
   std::string lws_version = "v0.10";             // or "v0.8"
@@ -78,6 +85,8 @@ struct ClusterSpec {
   std::vector<model::PriorityClass> priority_classes;
   std::vector<model::Namespace> namespaces;
   std::vector<model::AdmissionCheck> admission_checks;
+  std::vector<model::MultiKueueConfig> multikueue_configs;
+  std::vector<model::MultiKueueCluster> multikueue_clusters;
   std::vector<model::Topology> topologies;
   std::vector<model::Node> nodes;
   std::vector<model::ResourceSlice> resource_slices;

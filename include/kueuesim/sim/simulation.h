@@ -15,6 +15,7 @@
 #include "kueuesim/runtime/cluster_runtime.h"
 #include "kueuesim/cluster/events.h"
 #include "kueuesim/engine/event_queue.h"
+#include "kueuesim/multikueue/multikueue_controller.h"
 #include "kueuesim/policy/registry.h"
 #include "kueuesim/scenario/scenario.h"
 #include "kueuesim/trace/workload_source.h"
@@ -62,6 +63,8 @@ class Simulation {
   const std::vector<std::unique_ptr<runtime::ClusterRuntime>>& clusters() const { return runtimes_; }
   std::vector<const runtime::ClusterRuntime*> cluster_pointers() const;
   const scenario::Scenario& scenario() const { return scenario_; }
+  // The MultiKueue managers of the scenario and what they dispatched.
+  std::vector<const multikueue::MultiKueueReport*> multikueue_reports() const;
 
  private:
   class FanOut : public cluster::EventSink {
@@ -99,6 +102,7 @@ class Simulation {
   };
 
   Simulation() : fan_out_(&sinks_) {}
+  absl::Status CreateMultiKueue(const policy::PolicyRegistry& registry);
 
   scenario::Scenario scenario_;
   engine::Engine engine_;
@@ -107,6 +111,7 @@ class Simulation {
   std::vector<std::unique_ptr<policy::QueueOrderingPolicy>> orderings_;
   std::vector<std::unique_ptr<policy::PreemptionPolicy>> preemptions_;
   std::vector<std::unique_ptr<runtime::ClusterRuntime>> runtimes_;
+  std::vector<std::unique_ptr<multikueue::MultiKueueController>> multikueue_;
   std::vector<SimTime> next_cycle_time_;
   std::vector<SimDuration> idle_backoff_;
   std::vector<std::unique_ptr<trace::WorkloadSource>> sources_;
