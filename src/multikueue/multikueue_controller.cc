@@ -662,9 +662,39 @@ void MultiKueueController::RunOperation(int32_t index) {
     return;
   }
   Group& group = GroupOf(op.manager);
-  if (!group.active || group.epoch != op.epoch) return;
+  const bool current = group.active && group.epoch == op.epoch &&
+                       group.copies[static_cast<size_t>(op.position)].token == op.token;
+  if (op.kind == Operation::kPodsReady || op.kind == Operation::kFinishCopy) {
+    // A job that runs on a worker carries on whatever the manager does
+    // meanwhile (a lost worker keeps running it).
+    if (!worker.IsCopy(op.copy, op.manager, op.key)) return;
+    const WorkloadRecord& remote = worker.worker()->state().workload(op.copy);
+    if (remote.phase != WorkloadPhase::kAdmitted || remote.evicted) return;
+    if (op.kind == Operation::kPodsReady) {
+      worker.worker()->SetPodsReady(op.copy, true);
+      if (remote.duration.has_value()) {
+        Operation finish = op;
+        finish.kind = Operation::kFinishCopy;
+        engine_->ScheduleAfter(*remote.duration, this, kOperation, AddOperation(std::move(finish)));
+      }
+      if (current) {
+        group.copies[static_cast<size_t>(op.position)].pods_ready_at = engine_->now();
+        ScheduleReconcile(op.manager, engine_->now() + options_.status_sync_latency);
+      }
+      return;
+    }
+    if (!remote.pods_ready) return;
+    worker.worker()->FinishWorkload(op.copy);
+    if (current) {
+      Copy& copy = group.copies[static_cast<size_t>(op.position)];
+      copy.finished_at = engine_->now();
+      copy.admitted = false;
+      ScheduleReconcile(op.manager, engine_->now() + options_.status_sync_latency);
+    }
+    return;
+  }
+  if (!current) return;
   Copy& copy = group.copies[static_cast<size_t>(op.position)];
-  if (copy.token != op.token) return;
   switch (op.kind) {
     case Operation::kCreate: {
       copy.creating = false;
@@ -686,42 +716,19 @@ void MultiKueueController::RunOperation(int32_t index) {
       Emit(EventType::kDispatched, op.manager, op.link);
       return;
     }
-    case Operation::kStartJob:
-    case Operation::kPodsReady: {
+    case Operation::kStartJob: {
       if (!worker.connected() || !worker.IsCopy(op.copy, op.manager, op.key)) return;
       const WorkloadRecord& remote = worker.worker()->state().workload(op.copy);
       if (remote.phase != WorkloadPhase::kAdmitted || remote.evicted) return;
-      if (op.kind == Operation::kStartJob) {
-        copy.job_started = true;
-        Operation ready = op;
-        ready.kind = Operation::kPodsReady;
-        engine_->ScheduleAfter(remote.startup_delay, this, kOperation, AddOperation(std::move(ready)));
-        return;
-      }
-      if (!copy.job_started) return;
-      worker.worker()->SetPodsReady(op.copy, true);
-      copy.pods_ready_at = engine_->now();
-      ScheduleReconcile(op.manager, engine_->now() + options_.status_sync_latency);
-      if (remote.duration.has_value()) {
-        Operation finish = op;
-        finish.kind = Operation::kFinishCopy;
-        engine_->ScheduleAfter(*remote.duration, this, kOperation, AddOperation(std::move(finish)));
-      }
+      copy.job_started = true;
+      Operation ready = op;
+      ready.kind = Operation::kPodsReady;
+      engine_->ScheduleAfter(remote.startup_delay, this, kOperation, AddOperation(std::move(ready)));
       return;
     }
-    case Operation::kFinishCopy: {
-      if (!worker.IsCopy(op.copy, op.manager, op.key)) return;
-      const WorkloadRecord& remote = worker.worker()->state().workload(op.copy);
-      if (remote.phase != WorkloadPhase::kAdmitted || remote.evicted || !copy.job_started ||
-          copy.pods_ready_at < 0) {
-        return;
-      }
-      worker.worker()->FinishWorkload(op.copy);
-      copy.finished_at = engine_->now();
-      copy.admitted = false;
-      ScheduleReconcile(op.manager, engine_->now() + options_.status_sync_latency);
-      return;
-    }
+    case Operation::kPodsReady:
+    case Operation::kFinishCopy:
+      return;  // handled above
     case Operation::kOpenGate:
       if (worker.connected() && worker.IsCopy(op.copy, op.manager, op.key)) {
         worker.worker()->OpenPreemptionGate(op.copy);

@@ -173,35 +173,34 @@ absl::Status Simulation::Run(const RunOptions& options) {
       instant = engine_.now();
       cycles_this_instant = 0;
     }
-    bool events_due = false;
-    for (size_t i = 0; i < runtimes_.size() && !events_due; ++i) {
+    // Clusters run concurrently: every cluster that can progress runs one
+    // cycle, then the events those cycles caused (in any cluster) are
+    // processed before the next round.
+    bool ran_cycle = false;
+    for (size_t i = 0; i < runtimes_.size(); ++i) {
       runtime::ClusterRuntime& runtime = *runtimes_[i];
-      while (runtime.NeedsCycle() && next_cycle_time_[i] <= engine_.now()) {
-        if (options.max_cycles.has_value() && cycles_ >= *options.max_cycles) return absl::OkStatus();
-        bool progressed = runtime.RunCycle();
-        ++cycles_;
-        if (++cycles_this_instant > kMaxCyclesPerInstant) {
-          return Internal(fmt::format("scheduling did not settle at time {} s after {} cycles",
-                                      FormatSeconds(engine_.now()), kMaxCyclesPerInstant));
-        }
-        if (cycle_duration > 0) {
-          // A cycle takes time; after an idle cycle Kueue backs off 1 ms,
-          // doubling up to 10 ms.
-          next_cycle_time_[i] = engine_.now() + cycle_duration;
-          if (progressed) {
-            idle_backoff_[i] = kInitialIdleBackoff;
-          } else {
-            next_cycle_time_[i] += idle_backoff_[i];
-            idle_backoff_[i] = std::min(idle_backoff_[i] * 2, kMaxIdleBackoff);
-          }
-        }
-        if (engine_.HasEvents() && engine_.NextEventTime() <= engine_.now()) {
-          events_due = true;
-          break;
+      if (!runtime.NeedsCycle() || next_cycle_time_[i] > engine_.now()) continue;
+      if (options.max_cycles.has_value() && cycles_ >= *options.max_cycles) return absl::OkStatus();
+      bool progressed = runtime.RunCycle();
+      ++cycles_;
+      ran_cycle = true;
+      if (++cycles_this_instant > kMaxCyclesPerInstant) {
+        return Internal(fmt::format("scheduling did not settle at time {} s after {} cycles",
+                                    FormatSeconds(engine_.now()), kMaxCyclesPerInstant));
+      }
+      if (cycle_duration > 0) {
+        // A cycle takes time; after an idle cycle Kueue backs off 1 ms,
+        // doubling up to 10 ms.
+        next_cycle_time_[i] = engine_.now() + cycle_duration;
+        if (progressed) {
+          idle_backoff_[i] = kInitialIdleBackoff;
+        } else {
+          next_cycle_time_[i] += idle_backoff_[i];
+          idle_backoff_[i] = std::min(idle_backoff_[i] * 2, kMaxIdleBackoff);
         }
       }
     }
-    if (events_due) continue;
+    if (ran_cycle) continue;
     // The next instant something can happen: an event, or a cycle that is
     // waiting for its cycle time.
     std::optional<SimTime> next;

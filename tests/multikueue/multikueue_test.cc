@@ -1,0 +1,498 @@
+// MultiKueue: the dispatchers' nomination sequences over time and each step
+// of the dispatch flow (copies, winner, completion, worker eviction, lost
+// worker, orchestrated preemption), on small manager + worker scenarios.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "kueuesim/cluster/events.h"
+#include "kueuesim/policy/dispatch.h"
+#include "kueuesim/policy/registry.h"
+#include "kueuesim/sim/simulation.h"
+#include "testing/scenario_fixtures.h"
+
+namespace kueuesim {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+// Records events as "time type cluster[/worker] workload" lines.
+class Recorder : public cluster::EventSink {
+ public:
+  void OnEvent(const cluster::SimEvent& event) override {
+    std::string line = fmt::format("{} {} {}", FormatSeconds(event.time), cluster::EventTypeName(event.type),
+                                   event.cluster->name());
+    if (!event.worker.empty()) line += fmt::format("/{}", event.worker);
+    if (event.workload != cluster::kNone) line += " " + event.cluster->workload(event.workload).key;
+    if (event.type == cluster::EventType::kNominated) line += fmt::format(" ({})", event.value);
+    lines.push_back(std::move(line));
+  }
+  // The lines of one event type, in order.
+  std::vector<std::string> Of(std::string_view type) const {
+    std::vector<std::string> out;
+    for (const auto& l : lines) {
+      if (l.find(fmt::format(" {} ", type)) != std::string::npos) out.push_back(l);
+    }
+    return out;
+  }
+  std::vector<std::string> lines;
+};
+
+struct Worker {
+  std::string name;
+  std::string gpus;        // ClusterQueue quota
+  std::string background;  // GPUs of a low-priority job already running ("" for none)
+  std::string preemption;
+};
+
+Worker W(std::string name, std::string gpus, std::string background = "", std::string preemption = "LowerPriority") {
+  return Worker{std::move(name), std::move(gpus), std::move(background), std::move(preemption)};
+}
+
+struct MkSetup {
+  std::vector<Worker> workers;
+  std::vector<std::string> config_order;  // defaults to the workers' order
+  std::string dispatcher;                 // Configuration multiKueue.dispatcherName ("" default)
+  std::string step_size;                  // incrementalDispatcherConfig.stepSize
+  std::string gates;                      // manager featureGates lines (2-space indented)
+  std::string worker_gates;               // workers' featureGates lines
+  std::string simulation_extra;           // Simulation spec lines (2-space indented)
+  std::string manager_gpus = "100";
+  std::string extra;                      // more documents (manager jobs, changes)
+};
+
+std::string JobYaml(const std::string& name, const std::string& gpus, const std::string& duration,
+                    const std::string& arrival = "", const std::string& priority_class = "") {
+  std::string out = fmt::format(
+      "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {}\n  namespace: ml\n  labels:\n"
+      "    kueue.x-k8s.io/queue-name: lq\n",
+      name);
+  if (!priority_class.empty()) out += "    kueue.x-k8s.io/priority-class: " + priority_class + "\n";
+  out += "  annotations:\n    kueuesim.io/duration: " + duration + "\n";
+  if (!arrival.empty()) out += "    kueuesim.io/arrival: " + arrival + "\n";
+  out += fmt::format(
+      "spec:\n  template:\n    spec:\n      containers:\n      - name: c\n        resources:\n"
+      "          requests:\n            nvidia.com/gpu: \"{}\"\n---\n",
+      gpus);
+  return out;
+}
+
+std::string ScenarioYaml(const MkSetup& s) {
+  std::string out =
+      "apiVersion: kueuesim.io/v1alpha1\nkind: Simulation\nmetadata:\n  name: t\nspec:\n"
+      "  startTime: \"2025-06-02T09:00:00Z\"\n" +
+      s.simulation_extra + "---\n";
+  out += "apiVersion: kueuesim.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: manager\n---\n";
+  out += "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n";
+  if (!s.dispatcher.empty() || !s.step_size.empty()) {
+    out += "multiKueue:\n";
+    if (!s.dispatcher.empty()) out += "  dispatcherName: " + s.dispatcher + "\n";
+    if (!s.step_size.empty()) out += "  incrementalDispatcherConfig:\n    stepSize: " + s.step_size + "\n";
+  }
+  if (!s.gates.empty()) out += "featureGates:\n" + s.gates;
+  out += "---\n";
+  out += testing::ResourceFlavorYaml("default");
+  out += "apiVersion: kueue.x-k8s.io/v1beta2\nkind: AdmissionCheck\nmetadata:\n  name: mk\nspec:\n"
+         "  controllerName: kueue.x-k8s.io/multikueue\n  parameters:\n    apiGroup: kueue.x-k8s.io\n"
+         "    kind: MultiKueueConfig\n    name: workers\n---\n";
+  std::vector<std::string> order = s.config_order;
+  if (order.empty()) {
+    for (const auto& w : s.workers) order.push_back(w.name);
+  }
+  out += "apiVersion: kueue.x-k8s.io/v1beta2\nkind: MultiKueueConfig\nmetadata:\n  name: workers\nspec:\n"
+         "  clusters: [";
+  for (size_t i = 0; i < order.size(); ++i) out += (i ? ", " : "") + order[i];
+  out += "]\n---\n";
+  for (const auto& w : s.workers) {
+    out += fmt::format(
+        "apiVersion: kueue.x-k8s.io/v1beta2\nkind: MultiKueueCluster\nmetadata:\n  name: {}\nspec:\n"
+        "  clusterSource:\n    kubeConfig:\n      location: {}-secret\n---\n",
+        w.name, w.name);
+  }
+  out += testing::ClusterQueueYaml("gpu", {"nvidia.com/gpu"}, {{"default", {s.manager_gpus}, {}}},
+                                   "  admissionChecksStrategy:\n    admissionChecks:\n    - name: mk\n");
+  out += testing::LocalQueueYaml("ml", "lq", "gpu");
+  out += "apiVersion: kueue.x-k8s.io/v1beta2\nkind: WorkloadPriorityClass\nmetadata:\n  name: high\nvalue: 1000\n---\n";
+  out += s.extra;
+  for (const auto& w : s.workers) {
+    out += "apiVersion: kueuesim.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: " + w.name + "\n---\n";
+    if (!s.worker_gates.empty()) {
+      out += "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nfeatureGates:\n" + s.worker_gates + "---\n";
+    }
+    out += testing::ResourceFlavorYaml("default");
+    out += testing::ClusterQueueYaml("gpu", {"nvidia.com/gpu"}, {{"default", {w.gpus}, {}}},
+                                     "  preemption:\n    withinClusterQueue: " + w.preemption + "\n");
+    out += testing::LocalQueueYaml("ml", "lq", "gpu");
+    out += "apiVersion: kueue.x-k8s.io/v1beta2\nkind: WorkloadPriorityClass\nmetadata:\n  name: high\nvalue: 1000\n---\n";
+    if (!w.background.empty()) out += JobYaml("background", w.background, "10h");
+  }
+  return out;
+}
+
+struct Run {
+  Recorder recorder;
+  std::unique_ptr<sim::Simulation> simulation;
+};
+
+std::unique_ptr<Run> RunScenario(const MkSetup& setup, std::optional<SimTime> until = std::nullopt,
+                                 const policy::PolicyRegistry* registry = nullptr) {
+  auto run = std::make_unique<Run>();
+  auto scenario = testing::LoadYaml(ScenarioYaml(setup));
+  EXPECT_TRUE(scenario.ok()) << scenario.status();
+  if (!scenario.ok()) return nullptr;
+  static const policy::PolicyRegistry builtins = policy::PolicyRegistry::WithBuiltins();
+  auto simulation = sim::Simulation::Create(*scenario, registry != nullptr ? *registry : builtins);
+  EXPECT_TRUE(simulation.ok()) << simulation.status();
+  if (!simulation.ok()) return nullptr;
+  run->simulation = *std::move(simulation);
+  run->simulation->AddEventSink(&run->recorder);
+  sim::RunOptions options;
+  options.until = until;
+  absl::Status status = run->simulation->Run(options);
+  EXPECT_TRUE(status.ok()) << status;
+  return run;
+}
+
+const multikueue::MultiKueueReport& Report(const Run& run) { return *run.simulation->multikueue_reports().at(0); }
+
+// --- Dispatchers as policies ---
+
+policy::DispatchRequest Request(const std::vector<std::string_view>& names, SimTime now,
+                                std::vector<int32_t> nominated, SimTime last) {
+  policy::DispatchRequest request;
+  request.now = now;
+  request.nominated = std::move(nominated);
+  request.last_nomination = last;
+  for (auto name : names) {
+    policy::DispatchCandidate c;
+    c.name = name;
+    request.clusters.push_back(c);
+  }
+  return request;
+}
+
+TEST(DispatchPolicyTest, AllAtOnceNominatesConnectedClustersByName) {
+  auto dispatcher = policy::NewAllAtOnceDispatcher();
+  auto request = Request({"onprem", "aws", "gcp"}, 0, {}, -1);
+  request.clusters[2].connected = false;
+  EXPECT_THAT(dispatcher->Nominate(request).nominated, ElementsAre(1, 0));  // aws, onprem
+}
+
+TEST(DispatchPolicyTest, IncrementalStepOneOverThreeClustersInConfigOrder) {
+  auto dispatcher = policy::NewIncrementalDispatcher(1, 5 * kMinute, /*config_order=*/true);
+  auto first = dispatcher->Nominate(Request({"onprem", "aws", "gcp"}, 0, {}, -1));
+  EXPECT_THAT(first.nominated, ElementsAre(0));
+  EXPECT_EQ(first.recheck_at, 5 * kMinute);
+  // Within the round nothing changes.
+  auto early = dispatcher->Nominate(Request({"onprem", "aws", "gcp"}, 4 * kMinute, {0}, 0));
+  EXPECT_THAT(early.nominated, ElementsAre(0));
+  EXPECT_EQ(early.recheck_at, 5 * kMinute);
+  auto second = dispatcher->Nominate(Request({"onprem", "aws", "gcp"}, 5 * kMinute, {0}, 0));
+  EXPECT_THAT(second.nominated, ElementsAre(0, 1));
+  auto third = dispatcher->Nominate(Request({"onprem", "aws", "gcp"}, 10 * kMinute, {0, 1}, 5 * kMinute));
+  EXPECT_THAT(third.nominated, ElementsAre(0, 1, 2));
+  EXPECT_FALSE(third.recheck_at.has_value());
+  // None left: the nomination stays.
+  auto done = dispatcher->Nominate(Request({"onprem", "aws", "gcp"}, 20 * kMinute, {0, 1, 2}, 10 * kMinute));
+  EXPECT_THAT(done.nominated, ElementsAre(0, 1, 2));
+}
+
+TEST(DispatchPolicyTest, IncrementalByNameWhenConfigOrderIsOff) {
+  auto dispatcher = policy::NewIncrementalDispatcher(2, 5 * kMinute, /*config_order=*/false);
+  EXPECT_THAT(dispatcher->Nominate(Request({"onprem", "aws", "gcp"}, 0, {}, -1)).nominated, ElementsAre(1, 2));
+}
+
+TEST(DispatchPolicyTest, RegistryValidatesIncrementalParameters) {
+  auto registry = policy::PolicyRegistry::WithBuiltins();
+  EXPECT_TRUE(registry.MakeDispatcher(std::string(policy::kIncrementalDispatcher), {{"stepSize", "2"}}).ok());
+  auto bad = registry.MakeDispatcher(std::string(policy::kIncrementalDispatcher), {{"stepSize", "0"}});
+  EXPECT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()), ::testing::HasSubstr("stepSize \"0\""));
+  auto unknown = registry.MakeDispatcher("example.com/mine", {});
+  EXPECT_FALSE(unknown.ok());
+  EXPECT_THAT(std::string(unknown.status().message()), ::testing::HasSubstr("example.com/mine"));
+}
+
+// --- The flow ---
+
+// Three workers that cannot admit anything (quota 0): only the nominations
+// move.
+MkSetup FullWorkers() {
+  MkSetup s;
+  s.workers = {W("onprem", "0"), W("aws", "0"), W("gcp", "0")};
+  s.extra = JobYaml("train", "8", "1h");
+  return s;
+}
+
+TEST(MultiKueueFlowTest, IncrementalStepOneNominatesOneMoreClusterEveryFiveMinutes) {
+  MkSetup s = FullWorkers();
+  s.dispatcher = "kueue.x-k8s.io/multikueue-dispatcher-incremental";
+  s.step_size = "1";
+  auto run = RunScenario(s, 30 * kMinute);
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("Nominated"),
+              ElementsAre("0.0 Nominated manager ml/job-train (1)", "300.0 Nominated manager ml/job-train (2)",
+                          "600.0 Nominated manager ml/job-train (3)"));
+  EXPECT_THAT(run->recorder.Of("Dispatched"),
+              ElementsAre("0.0 Dispatched manager/onprem ml/job-train", "300.0 Dispatched manager/aws ml/job-train",
+                          "600.0 Dispatched manager/gcp ml/job-train"));
+  EXPECT_EQ(Report(*run).workloads.at(0).copies, 3);
+}
+
+TEST(MultiKueueFlowTest, IncrementalDefaultStepIsThree) {
+  MkSetup s = FullWorkers();
+  s.workers.push_back(W("azure", "0"));
+  s.dispatcher = "kueue.x-k8s.io/multikueue-dispatcher-incremental";
+  auto run = RunScenario(s, 30 * kMinute);
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("Nominated"),
+              ElementsAre("0.0 Nominated manager ml/job-train (3)", "300.0 Nominated manager ml/job-train (4)"));
+}
+
+TEST(MultiKueueFlowTest, IncrementalStepSizeNeedsItsFeatureGate) {
+  MkSetup s = FullWorkers();
+  s.dispatcher = "kueue.x-k8s.io/multikueue-dispatcher-incremental";
+  s.step_size = "1";
+  s.gates = "  MultiKueueIncrementalDispatcherConfig: false\n";
+  auto run = RunScenario(s, 30 * kMinute);
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("Nominated"), ElementsAre("0.0 Nominated manager ml/job-train (3)"));
+}
+
+TEST(MultiKueueFlowTest, IncrementalFollowsConfigOrderOrNames) {
+  MkSetup s = FullWorkers();
+  s.dispatcher = "kueue.x-k8s.io/multikueue-dispatcher-incremental";
+  s.step_size = "1";
+  auto run = RunScenario(s, 1 * kMinute);
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("Dispatched"), ElementsAre("0.0 Dispatched manager/onprem ml/job-train"));
+  s.gates = "  MultiKueueIncrementalDispatcherRespectConfigOrder: false\n";
+  auto by_name = RunScenario(s, 1 * kMinute);
+  ASSERT_NE(by_name, nullptr);
+  EXPECT_THAT(by_name->recorder.Of("Dispatched"), ElementsAre("0.0 Dispatched manager/aws ml/job-train"));
+}
+
+TEST(MultiKueueFlowTest, AllAtOnceCopiesToEveryWorkerAndTheFirstAdmissionWins) {
+  MkSetup s;
+  // onprem is full; aws and gcp both admit at once: the tie goes to the
+  // earlier cluster of the config (aws).
+  s.workers = {W("onprem", "8", "8", "Never"), W("aws", "8"), W("gcp", "8")};
+  s.extra = JobYaml("train", "8", "1h", "1m");
+  auto run = RunScenario(s);
+  ASSERT_NE(run, nullptr);
+  // Kueue nominates the names sorted; copies go out in the config's order.
+  EXPECT_THAT(run->recorder.Of("Nominated"), ElementsAre("60.0 Nominated manager ml/job-train (3)"));
+  EXPECT_THAT(run->recorder.Of("Dispatched"),
+              ElementsAre("60.0 Dispatched manager/onprem ml/job-train", "60.0 Dispatched manager/aws ml/job-train",
+                          "60.0 Dispatched manager/gcp ml/job-train"));
+  EXPECT_THAT(run->recorder.Of("WorkerSelected"), ElementsAre("60.0 WorkerSelected manager/aws ml/job-train"));
+  EXPECT_THAT(run->recorder.Of("CopyDeleted"),
+              ElementsAre("60.0 CopyDeleted manager/onprem ml/job-train", "60.0 CopyDeleted manager/gcp ml/job-train",
+                          "3660.0 CopyDeleted manager/aws ml/job-train"));
+  // The job runs on aws only; the manager finishes with it.
+  EXPECT_THAT(run->recorder.Of("Finished"),
+              ElementsAre("3660.0 Finished aws ml/job-train", "3660.0 Finished manager ml/job-train",
+                          "36000.0 Finished onprem ml/job-background"));
+  const auto& wl = Report(*run).workloads.at(0);
+  EXPECT_EQ(wl.worker, "aws");
+  EXPECT_EQ(wl.copies, 3);
+  EXPECT_EQ(wl.reserving_workers, 2);    // aws and gcp reserved quota
+  EXPECT_EQ(wl.losing_reservations, 1);  // gcp's was a duplicate
+}
+
+TEST(MultiKueueFlowTest, LatenciesDelayCopiesSelectionAndCompletion) {
+  MkSetup s;
+  s.workers = {W("aws", "8")};
+  s.simulation_extra = "  multiKueue:\n    dispatchLatency: 2s\n    statusSyncLatency: 3s\n";
+  s.extra = JobYaml("train", "8", "1h");
+  auto run = RunScenario(s);
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("Dispatched"), ElementsAre("2.0 Dispatched manager/aws ml/job-train"));
+  // Admitted on aws at 2 s, seen by the manager at 5 s.
+  EXPECT_THAT(run->recorder.Of("WorkerSelected"), ElementsAre("5.0 WorkerSelected manager/aws ml/job-train"));
+  EXPECT_THAT(run->recorder.Of("Admitted"),
+              ElementsAre("2.0 Admitted aws ml/job-train", "5.0 Admitted manager ml/job-train"));
+  // The job object reaches aws at 7 s; its pods run for an hour there.
+  EXPECT_THAT(run->recorder.Of("PodsReady"),
+              ElementsAre("7.0 PodsReady aws ml/job-train", "10.0 PodsReady manager ml/job-train"));
+  EXPECT_THAT(run->recorder.Of("Finished"),
+              ElementsAre("3607.0 Finished aws ml/job-train", "3610.0 Finished manager ml/job-train"));
+  EXPECT_EQ(Report(*run).workloads.at(0).time_to_admission.at(0), 2 * kSecond);
+}
+
+TEST(MultiKueueFlowTest, WorkerEvictionRetriesAndRedispatches) {
+  MkSetup s;
+  // The job lands on aws (config order); a high-priority job submitted to
+  // aws directly preempts it there at 10 min. The check goes to Retry, the
+  // manager requeues it, and the next dispatch lands on gcp.
+  s.workers = {W("aws", "8"), W("gcp", "8")};
+  s.config_order = {"aws", "gcp"};
+  s.extra = JobYaml("train", "8", "1h");
+  std::string yaml = ScenarioYaml(s);
+  yaml += "apiVersion: kueuesim.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: aws\n---\n" +
+          JobYaml("urgent", "8", "2h", "10m", "high");
+  auto scenario = testing::LoadYaml(yaml);
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  auto registry = policy::PolicyRegistry::WithBuiltins();
+  auto simulation = sim::Simulation::Create(*scenario, registry);
+  ASSERT_TRUE(simulation.ok()) << simulation.status();
+  Recorder recorder;
+  (*simulation)->AddEventSink(&recorder);
+  ASSERT_TRUE((*simulation)->Run({}).ok());
+  EXPECT_THAT(recorder.Of("WorkerSelected"),
+              ElementsAre("0.0 WorkerSelected manager/aws ml/job-train", "600.0 WorkerSelected manager/gcp ml/job-train"));
+  EXPECT_THAT(recorder.Of("Evicted"),
+              ElementsAre("600.0 Evicted aws ml/job-train", "600.0 Evicted manager ml/job-train"));
+  EXPECT_THAT(recorder.Of("Finished"),
+              ElementsAre("4200.0 Finished gcp ml/job-train", "4200.0 Finished manager ml/job-train",
+                          "7800.0 Finished aws ml/job-urgent"));
+  const auto& wl = (*simulation)->multikueue_reports().at(0)->workloads.at(0);
+  EXPECT_EQ(wl.dispatches, 2);
+  EXPECT_EQ(wl.worker, "gcp");
+}
+
+TEST(MultiKueueFlowTest, LostWorkerIsGivenUpAfterWorkerLostTimeout) {
+  MkSetup s;
+  s.workers = {W("aws", "8"), W("gcp", "8")};
+  s.config_order = {"aws", "gcp"};
+  s.extra = JobYaml("train", "8", "2h") +
+            "apiVersion: kueuesim.io/v1alpha1\nkind: Change\nmetadata:\n  name: aws-down\nspec:\n  at: 10m\n"
+            "  target:\n    kind: MultiKueueCluster\n    name: aws\n  connected: false\n---\n";
+  auto run = RunScenario(s);
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("WorkerDisconnected"), ElementsAre("600.0 WorkerDisconnected manager/aws"));
+  // 15 minutes (workerLostTimeout) after the loss the check goes to Retry;
+  // the job is dispatched again, now only to gcp (AllAtOnce skips aws).
+  EXPECT_THAT(run->recorder.Of("Evicted"), ElementsAre("1500.0 Evicted manager ml/job-train"));
+  EXPECT_THAT(run->recorder.Of("WorkerSelected"),
+              ElementsAre("0.0 WorkerSelected manager/aws ml/job-train", "1500.0 WorkerSelected manager/gcp ml/job-train"));
+  EXPECT_THAT(run->recorder.Of("Finished"),
+              ElementsAre("7200.0 Finished aws ml/job-train", "8700.0 Finished gcp ml/job-train",
+                          "8700.0 Finished manager ml/job-train"));
+}
+
+TEST(MultiKueueFlowTest, AllAtOncePreemptsInEveryWorkerWithoutOrchestration) {
+  MkSetup s;
+  s.workers = {W("aws", "8", "8"), W("gcp", "8", "8")};
+  s.simulation_extra = "  evictionDelay: 30s\n";
+  s.extra = JobYaml("train", "8", "1h", "1m", "high");
+  auto run = RunScenario(s);
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("Preempted"),
+              ElementsAre("60.0 Preempted aws ml/job-background", "60.0 Preempted gcp ml/job-background"));
+  const auto& wl = Report(*run).workloads.at(0);
+  EXPECT_EQ(wl.losing_preemptions, 1);
+  EXPECT_EQ(wl.winning_preemptions, 1);
+}
+
+TEST(MultiKueueFlowTest, OrchestratedPreemptionOpensOneGateAtATime) {
+  MkSetup s;
+  s.workers = {W("aws", "8", "8"), W("gcp", "8", "8")};
+  s.gates = "  MultiKueueOrchestratedPreemption: true\n";
+  s.worker_gates = s.gates;
+  s.simulation_extra = "  evictionDelay: 30s\n";
+  s.extra = JobYaml("train", "8", "1h", "1m", "high");
+  auto run = RunScenario(s);
+  ASSERT_NE(run, nullptr);
+  // Both copies need preemption; both are gated at once, aws (config order)
+  // gets its gate opened, preempts, and wins; gcp never preempts.
+  EXPECT_THAT(run->recorder.Of("PreemptionGateOpened"),
+              ElementsAre("60.0 PreemptionGateOpened manager/aws ml/job-train"));
+  EXPECT_THAT(run->recorder.Of("Preempted"), ElementsAre("60.0 Preempted aws ml/job-background"));
+  EXPECT_THAT(run->recorder.Of("WorkerSelected"), ElementsAre("90.0 WorkerSelected manager/aws ml/job-train"));
+  EXPECT_EQ(Report(*run).workloads.at(0).losing_preemptions, 0);
+}
+
+// A dispatcher written by a user: the connected worker with the most free
+// GPUs, alone.
+class MostFreeDispatcher : public policy::DispatchPolicy {
+ public:
+  policy::DispatchDecision Nominate(const policy::DispatchRequest& request) override {
+    policy::DispatchDecision decision;
+    int32_t best = -1;
+    Amount best_free = -1;
+    for (size_t i = 0; i < request.clusters.size(); ++i) {
+      const auto& c = request.clusters[i];
+      if (!c.connected || !c.has_queue) continue;
+      Amount free = c.free.empty() ? 0 : c.free[0].second;
+      if (free > best_free) {
+        best = static_cast<int32_t>(i);
+        best_free = free;
+      }
+    }
+    if (best >= 0) decision.nominated = {best};
+    return decision;
+  }
+};
+
+TEST(MultiKueueFlowTest, UserDispatcherFromTheRegistry) {
+  auto registry = policy::PolicyRegistry::WithBuiltins();
+  ASSERT_TRUE(registry
+                  .RegisterDispatcher("example.com/most-free", "the worker with the most free quota",
+                                      [](const policy::PolicyParameters&)
+                                          -> absl::StatusOr<std::unique_ptr<policy::DispatchPolicy>> {
+                                        return std::make_unique<MostFreeDispatcher>();
+                                      })
+                  .ok());
+  MkSetup s;
+  s.workers = {W("aws", "8", "6"), W("gcp", "8", "2"), W("onprem", "8", "4")};
+  s.simulation_extra = "  policies:\n    dispatcher: example.com/most-free\n";
+  s.extra = JobYaml("train", "2", "1h", "1m");
+  auto run = RunScenario(s, std::nullopt, &registry);
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("Dispatched"), ElementsAre("60.0 Dispatched manager/gcp ml/job-train"));
+  EXPECT_EQ(Report(*run).dispatcher, "example.com/most-free");
+}
+
+TEST(MultiKueueFlowTest, UnknownDispatcherIsAnErrorNamingTheField) {
+  MkSetup s = FullWorkers();
+  s.dispatcher = "example.com/missing";
+  auto scenario = testing::LoadYaml(ScenarioYaml(s));
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  auto simulation = sim::Simulation::Create(*scenario, policy::PolicyRegistry::WithBuiltins());
+  ASSERT_FALSE(simulation.ok());
+  EXPECT_THAT(std::string(simulation.status().message()),
+              ::testing::AllOf(::testing::HasSubstr("multiKueue.dispatcherName"),
+                               ::testing::HasSubstr("example.com/missing")));
+}
+
+TEST(MultiKueueFlowTest, MultiKueueClusterMustReachAScenarioCluster) {
+  MkSetup s = FullWorkers();
+  std::string yaml = ScenarioYaml(s);
+  yaml += "apiVersion: kueuesim.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: manager\n---\n"
+          "apiVersion: kueue.x-k8s.io/v1beta2\nkind: MultiKueueCluster\nmetadata:\n  name: azure\nspec:\n"
+          "  clusterSource:\n    kubeConfig:\n      location: azure-secret\n---\n";
+  auto scenario = testing::LoadYaml(yaml);
+  ASSERT_FALSE(scenario.ok());
+  EXPECT_THAT(std::string(scenario.status().message()),
+              ::testing::AllOf(::testing::HasSubstr("MultiKueueCluster \"azure\""),
+                               ::testing::HasSubstr("no cluster named \"azure\"")));
+}
+
+TEST(MultiKueueFlowTest, TwoMultiKueueChecksMakeTheClusterQueueInactive) {
+  MkSetup s = FullWorkers();
+  std::string yaml = ScenarioYaml(s);
+  // A second MultiKueue check on the same ClusterQueue.
+  const std::string needle = "    - name: mk\n";
+  yaml.replace(yaml.find(needle), needle.size(), "    - name: mk\n    - name: mk2\n");
+  yaml += "apiVersion: kueuesim.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: manager\n---\n"
+          "apiVersion: kueue.x-k8s.io/v1beta2\nkind: AdmissionCheck\nmetadata:\n  name: mk2\nspec:\n"
+          "  controllerName: kueue.x-k8s.io/multikueue\n  parameters:\n    apiGroup: kueue.x-k8s.io\n"
+          "    kind: MultiKueueConfig\n    name: workers\n---\n";
+  auto scenario = testing::LoadYaml(yaml);
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  auto simulation = sim::Simulation::Create(*scenario, policy::PolicyRegistry::WithBuiltins());
+  ASSERT_TRUE(simulation.ok()) << simulation.status();
+  Recorder recorder;
+  (*simulation)->AddEventSink(&recorder);
+  ASSERT_TRUE((*simulation)->Run({}).ok());
+  EXPECT_THAT(recorder.Of("QuotaReserved"), IsEmpty());
+}
+
+}  // namespace
+}  // namespace kueuesim
