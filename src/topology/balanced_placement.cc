@@ -28,7 +28,8 @@ Placement::GreedyEval Placement::EvaluateGreedyAssignment(std::span<const int32_
   if (leader_count > 0) {
     const std::vector<int32_t> with_leader = SortedDomainsWithLeader(domains, false);
     size_t idx = 0;
-    for (; remaining_leaders > 0 && idx < with_leader.size() && St(with_leader[idx]).leader_count > 0;
+    for (;
+         remaining_leaders > 0 && idx < with_leader.size() && St(with_leader[idx]).leader_count > 0;
          ++idx) {
       ++eval.selected;
       eval.last_with_leader = with_leader[idx];
@@ -40,8 +41,8 @@ Placement::GreedyEval Placement::EvaluateGreedyAssignment(std::span<const int32_
     without_leader = SortedDomains(domains, false);
   }
   if (remaining_leaders > 0) return GreedyEval{};
-  for (size_t idx = 0;
-       remaining_slices > 0 && idx < without_leader.size() && St(without_leader[idx]).slice_count > 0;
+  for (size_t idx = 0; remaining_slices > 0 && idx < without_leader.size() &&
+                       St(without_leader[idx]).slice_count > 0;
        ++idx) {
     ++eval.selected;
     eval.last = without_leader[idx];
@@ -168,8 +169,8 @@ std::optional<std::vector<int32_t>> Placement::SelectOptimalDomainSetToFit(
 }
 
 std::optional<std::vector<int32_t>> Placement::PlaceSlicesOnDomainsBalanced(
-    std::span<const int32_t> domains, int32_t slice_count, int32_t leader_count,
-    int32_t slice_size, int32_t threshold, std::string& reason) {
+    std::span<const int32_t> domains, int32_t slice_count, int32_t leader_count, int32_t slice_size,
+    int32_t threshold, std::string& reason) {
   std::optional<std::vector<int32_t>> selected =
       SelectOptimalDomainSetToFit(domains, slice_count, leader_count, slice_size, false);
   if (!selected.has_value()) {
@@ -276,9 +277,8 @@ std::pair<std::vector<int32_t>, int32_t> Placement::FindBestDomainsForBalancedPl
   const bool leader_required = params.leader_count > 0;
   for (const std::vector<int32_t>& siblings : groups) {
     std::vector<int32_t> candidates = CloneDomains(siblings);
-    const std::vector<int32_t> lower = params.requested_level < params.slice_level
-                                           ? LowerLevelDomains(candidates)
-                                           : candidates;
+    const std::vector<int32_t> lower =
+        params.requested_level < params.slice_level ? LowerLevelDomains(candidates) : candidates;
     const GreedyEval eval = EvaluateGreedyAssignment(lower, slice_count, params.leader_count);
     if (!eval.fits) continue;
     int32_t threshold = BalanceThresholdValue(slice_count, eval);

@@ -23,8 +23,8 @@ int Cmp(int64_t a, int64_t b) { return a < b ? -1 : (a > b ? 1 : 0); }
 
 }  // namespace
 
-int CompareSortedDomains(const DomainState& a, int32_t rank_a, const DomainState& b,
-                         int32_t rank_b, bool least_free_capacity, bool respect_affinity) {
+int CompareSortedDomains(const DomainState& a, int32_t rank_a, const DomainState& b, int32_t rank_b,
+                         bool least_free_capacity, bool respect_affinity) {
   if (respect_affinity && a.affinity_score != b.affinity_score) {
     return Cmp(b.affinity_score, a.affinity_score);
   }
@@ -83,7 +83,8 @@ Placement::Placement(const Tree& tree, const TasOptions& options, std::string_vi
     : tree_(tree),
       options_(options),
       topology_name_(topology_name),
-      states_(static_cast<size_t>(tree.num_domains())) {}
+      states_(static_cast<size_t>(tree.num_domains())),
+      ranks_(tree.lex_ranks) {}
 
 void Placement::SetLeaf(int32_t leaf, int32_t pod_count, int32_t leader_count,
                         int32_t pod_count_with_leader, int64_t affinity_score) {
@@ -108,10 +109,6 @@ const std::vector<int32_t>& Placement::ChildrenOf(int32_t h) const {
                                  : clones_[static_cast<size_t>(h - tree_.num_domains())].children;
 }
 
-int32_t Placement::LexRank(int32_t h) const {
-  return tree_.domains[static_cast<size_t>(Base(h))].lex_rank;
-}
-
 bool Placement::UseLeastFreeCapacity(bool unconstrained) const {
   // The matrix of KEP-2724.
   return unconstrained && options_.profile_mixed;
@@ -121,6 +118,7 @@ int32_t Placement::ShallowCloneWithState(int32_t h) {
   const auto clone = static_cast<int32_t>(states_.size());
   const DomainState copy = St(h);
   states_.push_back(copy);
+  ranks_.push_back(LexRank(h));
   clones_.push_back(Clone{Base(h), ParentOf(h), ChildrenOf(h)});
   return clone;
 }
@@ -171,8 +169,7 @@ std::vector<int32_t> Placement::SortedDomainsWithLeader(std::span<const int32_t>
   const bool affinity = options_.respect_node_affinity_preferred;
   std::vector<int32_t> result(domains.begin(), domains.end());
   std::sort(result.begin(), result.end(), [&](int32_t a, int32_t b) {
-    return CompareSortedDomainsWithLeader(St(a), LexRank(a), St(b), LexRank(b), lfc, affinity) <
-           0;
+    return CompareSortedDomainsWithLeader(St(a), LexRank(a), St(b), LexRank(b), lfc, affinity) < 0;
   });
   return result;
 }
@@ -215,15 +212,14 @@ int32_t Placement::FindBestFitDomain(std::span<const int32_t> domains, int32_t c
                                      int32_t leader_count) const {
   if (leader_count > 0) {
     return FindBestFitDomainBy(
-        domains, count, [](const DomainState& s) { return s.pod_count_with_leader; },
-        leader_count);
+        domains, count, [](const DomainState& s) { return s.pod_count_with_leader; }, leader_count);
   }
   return FindBestFitDomainBy(
       domains, count, [](const DomainState& s) { return s.pod_count; }, leader_count);
 }
 
-int32_t Placement::FindBestFitDomainForSlices(std::span<const int32_t> domains,
-                                              int32_t slice_count, int32_t leader_count) const {
+int32_t Placement::FindBestFitDomainForSlices(std::span<const int32_t> domains, int32_t slice_count,
+                                              int32_t leader_count) const {
   if (leader_count > 0) {
     return FindBestFitDomainBy(
         domains, slice_count, [](const DomainState& s) { return s.slice_count_with_leader; },
@@ -275,7 +271,8 @@ void Placement::FillInCountsHelper(int32_t h, int32_t slice_size, int32_t slice_
     slice_capacity = WrapAdd(slice_capacity, cs.slice_count);
     if (!leader_required || cs.leader_count > 0) {
       has_with_leader_contributor = true;
-      min_pod_difference = std::min(WrapSub(child_pods, child_pods_with_leader), min_pod_difference);
+      min_pod_difference =
+          std::min(WrapSub(child_pods, child_pods_with_leader), min_pod_difference);
       min_slice_difference =
           std::min(WrapSub(cs.slice_count, cs.slice_count_with_leader), min_slice_difference);
     }
@@ -331,11 +328,9 @@ std::vector<int32_t> Placement::PrioritizeLeaderDomain(std::vector<int32_t> doma
   return domains;
 }
 
-std::pair<int32_t, bool> Placement::ConsumeWithLeaders(int32_t h, std::span<const int32_t> remaining,
-                                                       int32_t& remaining_primary,
-                                                       int32_t& remaining_leaders,
-                                                       bool unconstrained, int32_t slice_size,
-                                                       bool slices) {
+std::pair<int32_t, bool> Placement::ConsumeWithLeaders(
+    int32_t h, std::span<const int32_t> remaining, int32_t& remaining_primary,
+    int32_t& remaining_leaders, bool unconstrained, int32_t slice_size, bool slices) {
   // `with_leader` and `primary` are the slice or pod fields of the domain in
   // hand (consumeWithLeadersGeneric's pointers).
   auto with_leader = [&](int32_t d) -> int32_t& {
@@ -377,9 +372,9 @@ std::vector<int32_t> Placement::UpdateCountsToMinimum(std::vector<int32_t> domai
   for (size_t i = 0; i < domains.size(); ++i) {
     int32_t dom = domains[i];
     if (remaining_leaders > 0) {
-      const auto [d, completed] = ConsumeWithLeaders(dom, all.subspan(i), remaining,
-                                                     remaining_leaders, unconstrained,
-                                                     slices ? slice_size : 1, slices);
+      const auto [d, completed] =
+          ConsumeWithLeaders(dom, all.subspan(i), remaining, remaining_leaders, unconstrained,
+                             slices ? slice_size : 1, slices);
       result.push_back(d);
       if (completed) return result;
       continue;
@@ -499,7 +494,10 @@ Placement::LevelFit Placement::FindLevelWithFitDomains(int32_t level, const Plac
                                                        const ExclusionStats& stats) const {
   const std::vector<int32_t>& level_domains = tree_.per_level[static_cast<size_t>(level)];
   if (level_domains.empty()) {
-    return {0, {}, fmt::format("no topology domains at level: {}", tree_.levels[static_cast<size_t>(level)])};
+    return {
+        0,
+        {},
+        fmt::format("no topology domains at level: {}", tree_.levels[static_cast<size_t>(level)])};
   }
   std::vector<int32_t> sorted = SortedDomainsWithLeader(level_domains, params.unconstrained);
   int32_t top = sorted[0];
@@ -512,7 +510,9 @@ Placement::LevelFit Placement::FindLevelWithFitDomains(int32_t level, const Plac
   }
   auto not_fit = [&](int32_t fit, int32_t total) -> LevelFit {
     if (!params.multi_layer_constraints.empty()) {
-      return {0, {}, MultiLayerNotFitMessage(level, params.count, params.multi_layer_constraints, stats)};
+      return {0,
+              {},
+              MultiLayerNotFitMessage(level, params.count, params.multi_layer_constraints, stats)};
     }
     return {0, {}, NotFitMessage(fit, total, params.slice_size, stats)};
   };
@@ -556,7 +556,8 @@ Placement::LevelFit Placement::FindLevelWithFitDomains(int32_t level, const Plac
     sorted = PrioritizeLeaderDomain(std::move(sorted), params.count, params.leader_count,
                                     params.slice_size, true);
     size_t idx = 0;
-    for (; remaining_leaders > 0 && idx < sorted.size() && St(sorted[idx]).leader_count > 0; ++idx) {
+    for (; remaining_leaders > 0 && idx < sorted.size() && St(sorted[idx]).leader_count > 0;
+         ++idx) {
       int32_t d = sorted[idx];
       if (best_fit && St(sorted[idx]).slice_count_with_leader >= remaining_slices) {
         d = FindBestFitDomainForSlices(std::span(sorted).subspan(idx), remaining_slices,
@@ -602,8 +603,8 @@ RunResult Placement::Run(const PlacementParams& params, const ExclusionStats& st
     balanced = best_threshold > 0;
     if (balanced) {
       std::string reason;
-      fit_domains = ApplyBalancedPlacement(params, best_threshold, std::move(candidates), fit_level,
-                                           reason);
+      fit_domains =
+          ApplyBalancedPlacement(params, best_threshold, std::move(candidates), fit_level, reason);
       // On failure Kueue falls back to BestFit.
       if (!reason.empty()) balanced = false;
     }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,8 +25,9 @@ using internal::kMaxInt32;
 // Adds `b` to the sorted requests `a`.
 void AddRequests(Requests& a, const Requests& b, Amount factor = 1) {
   for (const ResourceAmount& rb : b) {
-    auto it = std::lower_bound(a.begin(), a.end(), rb.resource,
-                               [](const ResourceAmount& ra, ResourceId id) { return ra.resource < id; });
+    auto it =
+        std::lower_bound(a.begin(), a.end(), rb.resource,
+                         [](const ResourceAmount& ra, ResourceId id) { return ra.resource < id; });
     const Amount amount = rb.amount * factor;
     if (it != a.end() && it->resource == rb.resource) {
       it->amount += amount;
@@ -60,18 +62,21 @@ bool IsSliceTopologyOnlyRequest(const model::TopologyRequest* tr, const TasOptio
 }  // namespace
 
 struct TasFlavorSnapshot::Impl {
-  internal::Tree tree;
+  // The static tree, shared by clones (as Kueue shares a topologyTree
+  // between the snapshots of a flavor).
+  std::shared_ptr<const internal::Tree> tree_ptr;
   std::vector<model::Toleration> flavor_tolerations;
   ResourceId pods_resource = -1;
   TasOptions options;
   std::string topology_name;
   std::vector<std::string> resource_names;
-  // Per leaf and resource (tree.num_resources wide): allocatable minus the
+  // Per leaf and resource (tree().num_resources wide): allocatable minus the
   // non-TAS usage, and the usage of TAS workloads.
   std::vector<Amount> free;
   std::vector<Amount> tas_usage;
 
-  int32_t R() const { return tree.num_resources; }
+  const internal::Tree& tree() const { return *tree_ptr; }
+  int32_t R() const { return tree().num_resources; }
   Amount* Row(std::vector<Amount>& v, int32_t leaf) {
     return v.data() + static_cast<ptrdiff_t>(leaf) * R();
   }
@@ -86,8 +91,8 @@ struct TasFlavorSnapshot::Impl {
     return std::to_string(id);
   }
   int32_t LeafOf(const std::vector<std::string>& values) const {
-    const auto it = tree.leaf_by_id.find(internal::JoinDomainId(values));
-    return it == tree.leaf_by_id.end() ? -1 : it->second;
+    const auto it = tree().leaf_by_id.find(internal::JoinDomainId(values));
+    return it == tree().leaf_by_id.end() ? -1 : it->second;
   }
 
   // levelKey: the level a request asks for (nullopt: none).
@@ -95,8 +100,8 @@ struct TasFlavorSnapshot::Impl {
     if (tr == nullptr) return std::nullopt;
     if (tr->required.has_value()) return *tr->required;
     if (tr->preferred.has_value()) return *tr->preferred;
-    if (IsSliceTopologyOnlyRequest(tr, options)) return tree.levels.front();
-    if (tr->unconstrained.value_or(false)) return tree.levels.back();
+    if (IsSliceTopologyOnlyRequest(tr, options)) return tree().levels.front();
+    if (tr->unconstrained.value_or(false)) return tree().levels.back();
     return std::nullopt;
   }
 
@@ -111,30 +116,39 @@ TasFlavorSnapshot::TasFlavorSnapshot(std::vector<std::string> levels, std::vecto
                                      std::vector<model::Toleration> flavor_tolerations,
                                      ResourceId pods_resource, TasOptions options)
     : impl_(std::make_unique<Impl>()) {
-  impl_->tree = internal::Tree::Build(std::move(levels), std::move(nodes), pods_resource);
+  impl_->tree_ptr = std::make_shared<const internal::Tree>(
+      internal::Tree::Build(std::move(levels), std::move(nodes), pods_resource));
   impl_->flavor_tolerations = std::move(flavor_tolerations);
   impl_->pods_resource = pods_resource;
   impl_->options = options;
-  impl_->free = impl_->tree.capacity;
+  impl_->free = impl_->tree().capacity;
   impl_->tas_usage.assign(impl_->free.size(), 0);
 }
+
+TasFlavorSnapshot::TasFlavorSnapshot(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 TasFlavorSnapshot::~TasFlavorSnapshot() = default;
 TasFlavorSnapshot::TasFlavorSnapshot(TasFlavorSnapshot&&) noexcept = default;
 TasFlavorSnapshot& TasFlavorSnapshot::operator=(TasFlavorSnapshot&&) noexcept = default;
 
-void TasFlavorSnapshot::SetTopologyName(std::string name) { impl_->topology_name = std::move(name); }
+TasFlavorSnapshot TasFlavorSnapshot::Clone() const {
+  return TasFlavorSnapshot(std::make_unique<Impl>(*impl_));
+}
+
+void TasFlavorSnapshot::SetTopologyName(std::string name) {
+  impl_->topology_name = std::move(name);
+}
 
 void TasFlavorSnapshot::SetResourceNames(std::vector<std::string> names_by_id) {
   impl_->resource_names = std::move(names_by_id);
 }
 
-const std::vector<std::string>& TasFlavorSnapshot::levels() const { return impl_->tree.levels; }
+const std::vector<std::string>& TasFlavorSnapshot::levels() const { return impl_->tree().levels; }
 
-bool TasFlavorSnapshot::IsLowestLevelHostname() const { return impl_->tree.lowest_is_hostname; }
+bool TasFlavorSnapshot::IsLowestLevelHostname() const { return impl_->tree().lowest_is_hostname; }
 
 bool TasFlavorSnapshot::HasLevel(const model::TopologyRequest& request) const {
-  const internal::Tree& tree = impl_->tree;
+  const internal::Tree& tree = impl_->tree();
   if (tree.levels.empty()) return false;
   const std::optional<std::string> main_key = impl_->LevelKey(&request);
   if (!main_key.has_value()) return false;
@@ -148,8 +162,8 @@ bool TasFlavorSnapshot::HasLevel(const model::TopologyRequest& request) const {
 }
 
 void TasFlavorSnapshot::AddNonTasUsage(const std::string& node_name, const Requests& usage) {
-  const auto it = impl_->tree.leaf_by_node_name.find(node_name);
-  if (it == impl_->tree.leaf_by_node_name.end()) return;
+  const auto it = impl_->tree().leaf_by_node_name.find(node_name);
+  if (it == impl_->tree().leaf_by_node_name.end()) return;
   Amount* row = impl_->Row(impl_->free, it->second);
   for (const ResourceAmount& ra : usage) {
     // A resource no node has stays at "no capacity" whatever is used.
@@ -198,6 +212,7 @@ bool TasFlavorSnapshot::Fits(const std::vector<DomainUsage>& usages) const {
 internal::RunResult TasFlavorSnapshot::Impl::FindTopologyAssignment(
     const PodSetPlacementRequest& workers, const PodSetPlacementRequest* leader,
     const std::map<std::string, Requests>& assumed, bool simulate_empty) const {
+  const internal::Tree& tree = this->tree();
   auto fail = [](std::string reason) {
     return internal::RunResult{std::nullopt, std::nullopt, std::move(reason)};
   };
@@ -222,7 +237,8 @@ internal::RunResult TasFlavorSnapshot::Impl::FindTopologyAssignment(
   const std::vector<model::SliceLayer> constraints = SliceConstraints(tr, options);
   // Without slices, a slice is a single pod.
   if (!constraints.empty()) {
-    if (constraints[0].size <= 0) return fail("slice topology requested, but slice size not provided");
+    if (constraints[0].size <= 0)
+      return fail("slice topology requested, but slice size not provided");
     params.slice_size = constraints[0].size;
   }
   params.required = tr != nullptr && tr->required.has_value();
@@ -240,8 +256,8 @@ internal::RunResult TasFlavorSnapshot::Impl::FindTopologyAssignment(
     return fail(fmt::format("no requested topology level for slices: {}", slice_key));
   }
   if (params.requested_level > params.slice_level) {
-    return fail(fmt::format("podset slice topology {} is above the podset topology {}", slice_key,
-                            *key));
+    return fail(
+        fmt::format("podset slice topology {} is above the podset topology {}", slice_key, *key));
   }
 
   // buildSliceSizeAtLevel: the inner slice layers (past the first), each
@@ -259,12 +275,14 @@ internal::RunResult TasFlavorSnapshot::Impl::FindTopologyAssignment(
                                 layer.topology));
       }
       if (inner <= prev_level) {
-        return fail(fmt::format("additional slice layer topology {} must be at a lower level than {}",
-                                layer.topology, tree.levels[static_cast<size_t>(prev_level)]));
+        return fail(
+            fmt::format("additional slice layer topology {} must be at a lower level than {}",
+                        layer.topology, tree.levels[static_cast<size_t>(prev_level)]));
       }
       if (layer.size <= 0 || prev_size % layer.size != 0) {
-        return fail(fmt::format("additional slice layer size {} must evenly divide parent layer size {}",
-                                layer.size, prev_size));
+        return fail(
+            fmt::format("additional slice layer size {} must evenly divide parent layer size {}",
+                        layer.size, prev_size));
       }
       for (int32_t lvl = prev_level + 1; lvl <= inner; ++lvl) {
         params.slice_size_at_level[static_cast<size_t>(lvl)] = layer.size;
@@ -295,7 +313,8 @@ internal::RunResult TasFlavorSnapshot::Impl::FindTopologyAssignment(
     return static_cast<int32_t>(slot_ids.size()) - 1;
   };
   std::vector<Entry> worker_entries;
-  for (const ResourceAmount& ra : requests) worker_entries.push_back({slot_of(ra.resource), ra.amount, ra.resource});
+  for (const ResourceAmount& ra : requests)
+    worker_entries.push_back({slot_of(ra.resource), ra.amount, ra.resource});
   std::vector<std::string> entry_names;
   for (const Entry& e : worker_entries) entry_names.push_back(ResourceName(e.resource));
   {
@@ -313,10 +332,12 @@ internal::RunResult TasFlavorSnapshot::Impl::FindTopologyAssignment(
     entry_names = std::move(sorted_names);
   }
   std::vector<Entry> leader_entries;
-  for (const ResourceAmount& ra : leader_requests) leader_entries.push_back({slot_of(ra.resource), ra.amount, ra.resource});
+  for (const ResourceAmount& ra : leader_requests)
+    leader_entries.push_back({slot_of(ra.resource), ra.amount, ra.resource});
   const size_t num_slots = slot_ids.size();
 
-  // Usage assumed earlier in this computation, per leaf and slot.
+  // Usage assumed earlier in this computation, per leaf and slot (rows only
+  // for the leaves it mentions).
   const int32_t num_leaves = tree.num_leaves();
   std::vector<int32_t> assumed_row;
   std::vector<Amount> assumed_values;
@@ -327,13 +348,13 @@ internal::RunResult TasFlavorSnapshot::Impl::FindTopologyAssignment(
       if (it == tree.leaf_by_id.end()) continue;
       int32_t& row = assumed_row[static_cast<size_t>(it->second)];
       if (row < 0) {
-        row = static_cast<int32_t>(assumed_values.size() / std::max<size_t>(num_slots, 1));
-        assumed_values.resize(assumed_values.size() + std::max<size_t>(num_slots, 1), 0);
+        row = static_cast<int32_t>(assumed_values.size() / num_slots);
+        assumed_values.resize(assumed_values.size() + num_slots, 0);
       }
       for (const ResourceAmount& ra : usage) {
-        for (size_t s = 0; s < num_slots; ++s) {
-          if (slot_ids[s] == ra.resource) {
-            assumed_values[static_cast<size_t>(row) * std::max<size_t>(num_slots, 1) + s] += ra.amount;
+        for (size_t slot = 0; slot < num_slots; ++slot) {
+          if (slot_ids[slot] == ra.resource) {
+            assumed_values[static_cast<size_t>(row) * num_slots + slot] += ra.amount;
           }
         }
       }
@@ -344,7 +365,8 @@ internal::RunResult TasFlavorSnapshot::Impl::FindTopologyAssignment(
                      int32_t* limiting) {
     int32_t result = 0;
     for (size_t i = 0; i < entries.size(); ++i) {
-      const int32_t c = CountOne(remaining[static_cast<size_t>(entries[i].slot)], entries[i].amount);
+      const int32_t c =
+          CountOne(remaining[static_cast<size_t>(entries[i].slot)], entries[i].amount);
       if (i == 0 || c < result) {
         result = c;
         if (limiting != nullptr) *limiting = static_cast<int32_t>(i);
@@ -364,8 +386,10 @@ internal::RunResult TasFlavorSnapshot::Impl::FindTopologyAssignment(
     if (tree.lowest_is_hostname) {
       // The default simulator's FindFeasibleNodes: taints (NoSchedule and
       // NoExecute), then nodeSelector, then required node affinity.
-      const NodeSpec& node = tree.nodes[static_cast<size_t>(tree.leaf_node[static_cast<size_t>(leaf)])];
-      if (const std::optional<model::Taint> taint = model::FindUntoleratedTaint(node.taints, tolerations)) {
+      const NodeSpec& node =
+          tree.nodes[static_cast<size_t>(tree.leaf_node[static_cast<size_t>(leaf)])];
+      if (const std::optional<model::Taint> taint =
+              model::FindUntoleratedTaint(node.taints, tolerations)) {
         ++stats.taints[model::TaintToString(*taint)];
         continue;
       }
@@ -402,7 +426,8 @@ internal::RunResult TasFlavorSnapshot::Impl::FindTopologyAssignment(
     }
     int32_t limiting = -1;
     const int32_t pod_count = count_in(worker_entries, remaining, &limiting);
-    if (pod_count == 0 && limiting >= 0) ++stats.resources[entry_names[static_cast<size_t>(limiting)]];
+    if (pod_count == 0 && limiting >= 0)
+      ++stats.resources[entry_names[static_cast<size_t>(limiting)]];
     int32_t leader_count = 0;
     if (leader != nullptr && count_in(leader_entries, remaining, nullptr) > 0) {
       leader_count = 1;
@@ -419,7 +444,8 @@ std::vector<PlacementOutcome> TasFlavorSnapshot::FindAssignments(
     std::map<std::string, Requests>* assumed_usage) const {
   std::vector<PlacementOutcome> outcomes(requests.size());
   std::map<std::string, Requests> local_assumed;
-  std::map<std::string, Requests>& assumed = assumed_usage != nullptr ? *assumed_usage : local_assumed;
+  std::map<std::string, Requests>& assumed =
+      assumed_usage != nullptr ? *assumed_usage : local_assumed;
 
   // Groups in the order of their first pod set; a pod set without a group
   // name is its own group, keyed by its position.

@@ -56,24 +56,25 @@ struct TreeDomain {
   // is order-insensitive or sorts them first, so any fixed order will do).
   std::vector<int32_t> children;
   int32_t level = 0;
-  int32_t leaf = -1;      // leaf index, or -1 above the lowest level
-  int32_t lex_rank = 0;   // rank of `values` among all domains, lexicographic
+  int32_t leaf = -1;                // leaf index, or -1 above the lowest level
+  int32_t lex_rank = 0;             // rank of `values` among all domains, lexicographic
   std::vector<std::string> values;  // level values from the top down
-  std::string id;  // DomainID(values); only the hostname for hostname leaves
+  std::string id;                   // DomainID(values); only the hostname for hostname leaves
 };
 
 struct Tree {
   std::vector<std::string> levels;
   bool lowest_is_hostname = false;
   std::vector<TreeDomain> domains;
+  std::vector<int32_t> lex_ranks;  // = domains[i].lex_rank, flat for the sorts
   // Domain indices per level, sorted by level values.
   std::vector<std::vector<int32_t>> per_level;
-  std::vector<int32_t> roots;         // = per_level[0] (empty without levels)
-  std::vector<int32_t> leaf_domain;   // leaf -> domain
+  std::vector<int32_t> roots;        // = per_level[0] (empty without levels)
+  std::vector<int32_t> leaf_domain;  // leaf -> domain
   // leaf -> the node it stands for (hostname-lowest trees; the first node
   // with that hostname), else -1: other trees do not filter nodes.
   std::vector<int32_t> leaf_node;
-  std::vector<NodeSpec> nodes;        // the nodes kept
+  std::vector<NodeSpec> nodes;  // the nodes kept
   std::unordered_map<std::string, int32_t> leaf_by_id;
   std::unordered_map<std::string, int32_t> leaf_by_node_name;
   // Resource ids below num_resources are stored densely; an id at or above
@@ -85,6 +86,10 @@ struct Tree {
   // (newTopologyTree).
   static Tree Build(std::vector<std::string> levels, std::vector<NodeSpec> nodes,
                     ResourceId pods_resource);
+  // Derives lex_rank, per_level, roots and the children's order from
+  // `levels` and each domain's parent, level and values (Build calls it;
+  // tests building synthetic trees do too).
+  void Finalize();
 
   int32_t LevelIndex(std::string_view key) const;  // -1 when not a level
   int32_t num_leaves() const { return static_cast<int32_t>(leaf_domain.size()); }
@@ -105,11 +110,10 @@ struct DomainState {
 
 // The sort orders (sortedDomains / sortedDomainsWithLeader), as three-way
 // comparisons; `rank_*` are the domains' lexicographic ranks.
-int CompareSortedDomains(const DomainState& a, int32_t rank_a, const DomainState& b,
-                         int32_t rank_b, bool least_free_capacity, bool respect_affinity);
+int CompareSortedDomains(const DomainState& a, int32_t rank_a, const DomainState& b, int32_t rank_b,
+                         bool least_free_capacity, bool respect_affinity);
 int CompareSortedDomainsWithLeader(const DomainState& a, int32_t rank_a, const DomainState& b,
-                                   int32_t rank_b, bool least_free_capacity,
-                                   bool respect_affinity);
+                                   int32_t rank_b, bool least_free_capacity, bool respect_affinity);
 
 // Kueue's tasExclusionStats (why nodes could not take a pod).
 struct ExclusionStats {
@@ -152,8 +156,8 @@ class Placement {
 
   // Phase 1 input: the counts of a leaf (fillLeafCounts) and its affinity
   // score. Leaves not set keep zero counts.
-  void SetLeaf(int32_t leaf, int32_t pod_count, int32_t leader_count,
-               int32_t pod_count_with_leader, int64_t affinity_score);
+  void SetLeaf(int32_t leaf, int32_t pod_count, int32_t leader_count, int32_t pod_count_with_leader,
+               int64_t affinity_score);
   // Phases 1 (roll-up) and 2: the assignment of the workers, and of the
   // leader when params.leader_count > 0.
   RunResult Run(const PlacementParams& params, const ExclusionStats& stats);
@@ -164,7 +168,7 @@ class Placement {
   int32_t Base(int32_t h) const;
   int32_t ParentOf(int32_t h) const;
   const std::vector<int32_t>& ChildrenOf(int32_t h) const;
-  int32_t LexRank(int32_t h) const;
+  int32_t LexRank(int32_t h) const { return ranks_[static_cast<size_t>(h)]; }
   bool UseLeastFreeCapacity(bool unconstrained) const;
   bool UseBestFit(bool unconstrained) const { return !UseLeastFreeCapacity(unconstrained); }
 
@@ -182,7 +186,7 @@ class Placement {
                                              bool unconstrained, bool slices);
   model::TopologyAssignment BuildAssignment(std::vector<int32_t> domains) const;
 
- private:
+  // --- internals (public for tests) ---
   struct Clone {
     int32_t base = -1;
     int32_t parent = -1;
@@ -229,9 +233,11 @@ class Placement {
   GreedyEval EvaluateGreedyAssignment(std::span<const int32_t> domains, int32_t slice_count,
                                       int32_t leader_count) const;
   int32_t BalanceThresholdValue(int32_t slice_count, const GreedyEval& eval) const;
-  std::optional<std::vector<int32_t>> SelectOptimalDomainSetToFit(
-      std::span<const int32_t> domains, int32_t slice_count, int32_t leader_count,
-      int32_t slice_size, bool prioritize_by_entropy) const;
+  std::optional<std::vector<int32_t>> SelectOptimalDomainSetToFit(std::span<const int32_t> domains,
+                                                                  int32_t slice_count,
+                                                                  int32_t leader_count,
+                                                                  int32_t slice_size,
+                                                                  bool prioritize_by_entropy) const;
   std::optional<std::vector<int32_t>> PlaceSlicesOnDomainsBalanced(
       std::span<const int32_t> domains, int32_t slice_count, int32_t leader_count,
       int32_t slice_size, int32_t threshold, std::string& reason);
@@ -239,10 +245,9 @@ class Placement {
   int CompareCapacityAndEntropy(int32_t a, int32_t b) const;
   std::pair<std::vector<int32_t>, int32_t> FindBestDomainsForBalancedPlacement(
       const PlacementParams& params);
-  std::vector<int32_t> ApplyBalancedPlacement(const PlacementParams& params,
-                                              int32_t best_threshold,
-                                              std::vector<int32_t> fit_domains,
-                                              int32_t& fit_level, std::string& reason);
+  std::vector<int32_t> ApplyBalancedPlacement(const PlacementParams& params, int32_t best_threshold,
+                                              std::vector<int32_t> fit_domains, int32_t& fit_level,
+                                              std::string& reason);
   void ClearState(int32_t h);
   void ClearLeaderCapacity(int32_t h);
   void PruneDomainNodeBelowThreshold(int32_t h, int32_t threshold, bool leader_required);
@@ -250,10 +255,12 @@ class Placement {
                                   int32_t slice_size, int32_t slice_level, int32_t level,
                                   bool leader_required);
 
+ private:
   const Tree& tree_;
   TasOptions options_;
   std::string topology_name_;
   std::vector<DomainState> states_;
+  std::vector<int32_t> ranks_;  // lexicographic rank per handle
   std::vector<Clone> clones_;
 };
 

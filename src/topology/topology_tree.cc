@@ -130,8 +130,9 @@ Tree Tree::Build(std::vector<std::string> levels, std::vector<NodeSpec> nodes,
     int32_t parent = -1;
     for (int32_t level = 0; level < num_levels; ++level) {
       const bool is_leaf = level == num_levels - 1;
-      std::string id = is_leaf ? leaf_ids[static_cast<size_t>(leaf)]
-                               : JoinDomainId(std::span(values).first(static_cast<size_t>(level) + 1));
+      std::string id = is_leaf
+                           ? leaf_ids[static_cast<size_t>(leaf)]
+                           : JoinDomainId(std::span(values).first(static_cast<size_t>(level) + 1));
       auto [it, inserted] = by_id[static_cast<size_t>(level)].try_emplace(id, t.num_domains());
       if (inserted) {
         TreeDomain d;
@@ -148,27 +149,34 @@ Tree Tree::Build(std::vector<std::string> levels, std::vector<NodeSpec> nodes,
     t.leaf_domain[static_cast<size_t>(leaf)] = parent;
   }
 
+  t.Finalize();
+  return t;
+}
+
+void Tree::Finalize() {
   // Lexicographic ranks (compareDomainLevelValues), used for every tie-break
   // and for the order of the assignment.
-  std::vector<int32_t> order(t.domains.size());
+  std::vector<int32_t> order(domains.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
-    return CompareLevelValues(t.domains[static_cast<size_t>(a)].values,
-                              t.domains[static_cast<size_t>(b)].values) < 0;
+    return CompareLevelValues(domains[static_cast<size_t>(a)].values,
+                              domains[static_cast<size_t>(b)].values) < 0;
   });
+  lex_ranks.assign(domains.size(), 0);
   for (size_t i = 0; i < order.size(); ++i) {
-    t.domains[static_cast<size_t>(order[i])].lex_rank = static_cast<int32_t>(i);
+    domains[static_cast<size_t>(order[i])].lex_rank = static_cast<int32_t>(i);
+    lex_ranks[static_cast<size_t>(order[i])] = static_cast<int32_t>(i);
   }
+  per_level.assign(levels.size(), {});
   for (const int32_t d : order) {
-    t.per_level[static_cast<size_t>(t.domains[static_cast<size_t>(d)].level)].push_back(d);
+    per_level[static_cast<size_t>(domains[static_cast<size_t>(d)].level)].push_back(d);
   }
-  for (TreeDomain& d : t.domains) {
+  for (TreeDomain& d : domains) {
     std::sort(d.children.begin(), d.children.end(), [&](int32_t a, int32_t b) {
-      return t.domains[static_cast<size_t>(a)].lex_rank < t.domains[static_cast<size_t>(b)].lex_rank;
+      return domains[static_cast<size_t>(a)].lex_rank < domains[static_cast<size_t>(b)].lex_rank;
     });
   }
-  t.roots = t.per_level[0];
-  return t;
+  roots = per_level.empty() ? std::vector<int32_t>{} : per_level[0];
 }
 
 }  // namespace kueuesim::topology::internal

@@ -61,8 +61,9 @@ class N {
       it->amount = v.value_or(0);
     } else {
       spec_.allocatable.push_back({resource, v.value_or(0)});
-      std::sort(spec_.allocatable.begin(), spec_.allocatable.end(),
-                [](const ResourceAmount& a, const ResourceAmount& b) { return a.resource < b.resource; });
+      std::sort(
+          spec_.allocatable.begin(), spec_.allocatable.end(),
+          [](const ResourceAmount& a, const ResourceAmount& b) { return a.resource < b.resource; });
     }
     return *this;
   }
@@ -162,6 +163,56 @@ inline PreferredSchedulingTerm Pref(int32_t weight, std::string key, model::Sele
                                     std::vector<std::string> values) {
   return PreferredSchedulingTerm{weight, Term(std::move(key), op, std::move(values))};
 }
+
+// Node sets of Kueue's TestFindTopologyAssignments (defaultNodes,
+// scatteredNodes, multipodNodeset, binaryTreesNodes).
+// clang-format off
+inline std::vector<NodeSpec> DefaultNodes() {
+  return {
+      N("b1-r1-x3").L(kBlock, "b1").L(kRack, "r1").L(kHostname, "x3").A(kCpu, "1").A(kMemory, "1Gi").A(kPods, "10"),
+      N("b1-r2-x5").L(kBlock, "b1").L(kRack, "r2").L(kHostname, "x5").A(kCpu, "1").A(kMemory, "1Gi").A(kPods, "10"),
+      N("b1-r2-x1").L(kBlock, "b1").L(kRack, "r2").L(kHostname, "x1").A(kCpu, "1").A(kMemory, "1Gi").A(kPods, "10"),
+      N("b1-r2-x6").L(kBlock, "b1").L(kRack, "r2").L(kHostname, "x6").A(kCpu, "1").A(kMemory, "1Gi").A(kPods, "10"),
+      N("b2-r2-x2").L(kBlock, "b2").L(kRack, "r1").L(kHostname, "x2").A(kCpu, "1").A(kMemory, "1Gi").A(kPods, "10"),
+      N("b2-r2-x4").L(kBlock, "b2").L(kRack, "r2").L(kHostname, "x4").A(kCpu, "2").A(kMemory, "4Gi").A(kPods, "40"),
+  };
+}
+
+inline std::vector<NodeSpec> ScatteredNodes() {
+  return {
+      N("b1-r1-x3").L(kBlock, "b1").L(kRack, "r1").L(kHostname, "x3").A(kCpu, "4").A(kMemory, "1Gi").A(kPods, "10"),
+      N("b1-r1-x5").L(kBlock, "b1").L(kRack, "r1").L(kHostname, "x5").A(kCpu, "1").A(kMemory, "1Gi").A(kPods, "10"),
+      N("b1-r1-x1").L(kBlock, "b1").L(kRack, "r1").L(kHostname, "x1").A(kCpu, "1").A(kMemory, "1Gi").A(kPods, "10"),
+      N("b2-r1-x6").L(kBlock, "b2").L(kRack, "r1").L(kHostname, "x6").A(kCpu, "2").A(kMemory, "1Gi").A(kPods, "10"),
+      N("b2-r1-x2").L(kBlock, "b2").L(kRack, "r1").L(kHostname, "x2").A(kCpu, "1").A(kMemory, "1Gi").A(kPods, "10"),
+  };
+}
+
+inline std::vector<NodeSpec> MultipodNodeset() {
+  return {
+      N("b1-r1-x3").L(kBlock, "b1").L(kRack, "r1").L(kHostname, "x3").A(kCpu, "10").A(kMemory, "1Gi").A(kPods, "10"),
+      N("b1-r2-x5").L(kBlock, "b1").L(kRack, "r2").L(kHostname, "x5").A(kCpu, "10").A(kMemory, "1Gi").A(kPods, "10"),
+      N("b1-r2-x1").L(kBlock, "b1").L(kRack, "r2").L(kHostname, "x1").A(kCpu, "10").A(kMemory, "1Gi").A(kPods, "10"),
+      N("b1-r2-x6").L(kBlock, "b1").L(kRack, "r2").L(kHostname, "x6").A(kCpu, "10").A(kMemory, "1Gi").A(kPods, "10"),
+      N("b2-r1-x2").L(kBlock, "b2").L(kRack, "r1").L(kHostname, "x2").A(kCpu, "10").A(kMemory, "1Gi").A(kPods, "10"),
+      N("b2-r2-x4").L(kBlock, "b2").L(kRack, "r2").L(kHostname, "x4").A(kCpu, "20").A(kMemory, "4Gi").A(kPods, "40"),
+  };
+}
+
+inline std::vector<NodeSpec> BinaryTreesNodes() {
+  return {
+      N("b1-r1-x3").L(kBlock, "b1").L(kRack, "r1").L(kHostname, "x3").A(kCpu, "1").A(kMemory, "1Gi").A(kPods, "10"),
+      N("b1-r1-x5").L(kBlock, "b1").L(kRack, "r1").L(kHostname, "x5").A(kCpu, "1").A(kMemory, "1Gi").A(kPods, "10"),
+      N("b1-r2-x1").L(kBlock, "b1").L(kRack, "r2").L(kHostname, "x1").A(kCpu, "1").A(kMemory, "1Gi").A(kPods, "10"),
+      N("b1-r2-x6").L(kBlock, "b1").L(kRack, "r2").L(kHostname, "x6").A(kCpu, "1").A(kMemory, "1Gi").A(kPods, "10"),
+      N("b2-r1-x2").L(kBlock, "b2").L(kRack, "r1").L(kHostname, "x2").A(kCpu, "1").A(kMemory, "1Gi").A(kPods, "10"),
+      N("b2-r1-x4").L(kBlock, "b2").L(kRack, "r1").L(kHostname, "x4").A(kCpu, "1").A(kMemory, "1Gi").A(kPods, "10"),
+      N("b2-r2-x7").L(kBlock, "b2").L(kRack, "r2").L(kHostname, "x7").A(kCpu, "1").A(kMemory, "1Gi").A(kPods, "10"),
+      N("b2-r2-x8").L(kBlock, "b2").L(kRack, "r2").L(kHostname, "x8").A(kCpu, "1").A(kMemory, "1Gi").A(kPods, "10"),
+  };
+}
+
+// clang-format on
 
 struct PodSetCase {
   std::string name;

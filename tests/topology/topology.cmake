@@ -1,4 +1,5 @@
 # Topology-aware scheduling (src/topology). Included from tests/CMakeLists.txt.
 kueuesim_test(NAME topology_test
-  SOURCES topology/tas_find_assignments_test.cc
+  SOURCES topology/tas_find_assignments_test.cc topology/tas_flavor_snapshot_test.cc
+          topology/tas_internal_test.cc
   DEPS kueuesim::topology)

@@ -25,13 +25,22 @@ struct PodSetCharge {
   // DRA-backed extended resources removed, plus the logical resources.
   std::map<std::string, Amount> per_pod_requests;
   // Non-empty when Kueue refuses the workload (QuotaReserved=False,
-  // reason Misconfigured), e.g. "DeviceClass gpu.example.com is not mapped
-  // in resources.deviceClassMappings".
+  // reason Misconfigured, Requeued=False): Kueue's condition message, i.e.
+  // its field error(s) rendered as Go does, e.g.
+  //   spec.podSets[main].template.spec.resourceClaims[0]
+  //   .resourceClaimTemplateName: Not found: "DeviceClass gpu.example.com is
+  //   not mapped in DRA configuration for podset main"
+  // The one difference: the pod set is named in the path where Kueue gives
+  // its index. per_pod_requests is then the input, unchanged.
   std::string inadmissible_reason;
 };
 
+// Everything is copied by Create; the pointed-to vectors need not outlive
+// it. A null pointer is an empty list.
 struct ChargerInputs {
   std::vector<model::DeviceClassMapping> mappings;
+  // Where the mappings were written (the Configuration), for messages.
+  model::SourceRef mappings_source;
   const std::vector<model::DeviceClass>* device_classes = nullptr;
   const std::vector<model::ResourceClaimTemplate>* templates = nullptr;
   const std::vector<model::ResourceSlice>* slices = nullptr;
@@ -42,8 +51,9 @@ class Charger {
  public:
   // Compiles every CEL expression (DeviceClass selectors, claim template
   // request selectors, mapping device selectors) and validates the mappings
-  // as Kueue's Configuration validation does. Errors (InvalidArgument) name
-  // the file, the object and the field.
+  // as Kueue's Configuration validation does (including the gates a source
+  // kind needs). Errors (InvalidArgument) name the file, the object and the
+  // field; the first error only (Kueue lists them all).
   static absl::StatusOr<std::unique_ptr<Charger>> Create(const ChargerInputs& inputs);
   ~Charger();
 
@@ -51,7 +61,11 @@ class Charger {
   // an extended resource that a DeviceClass provides).
   bool Applies(const model::PodSet& pod_set, const std::map<std::string, Amount>& per_pod_requests) const;
 
-  // Charges one pod set of a workload in `namespace_`.
+  // Charges one pod set of a workload in `namespace_`. Kueue runs each stage
+  // (templates, extended resources, counters, capacity) over all pod sets
+  // before the next, so when several pod sets fail for different reasons
+  // Kueue reports the earliest stage's; a caller taking the first refused
+  // pod set may name another (the workload is refused either way).
   PodSetCharge Charge(const std::string& namespace_, const model::PodSet& pod_set,
                       const std::map<std::string, Amount>& per_pod_requests) const;
 

@@ -44,26 +44,31 @@ using ResourceId = int32_t;
 struct ResourceAmount {
   ResourceId resource = -1;
   Amount amount = 0;
+  bool operator==(const ResourceAmount&) const = default;
 };
 // A set of resource amounts, sorted by resource id, one entry per resource.
 using Requests = std::vector<ResourceAmount>;
 
 // A node of the flavor: it carries the flavor's nodeLabels and every level
-// label of the topology (the caller filters).
+// label of the topology (the caller filters by nodeLabels; a node missing a
+// level label is dropped here too). `allocatable` should include "pods":
+// every pod also takes one "pods", so a node without it takes no pod (as in
+// Kueue; Kubernetes nodes report 110 by default).
 struct NodeSpec {
   std::string name;
   model::Labels labels;
   Requests allocatable;
   std::vector<model::Taint> taints;
-  // Ready and not unschedulable; other nodes are never used.
+  // Ready and not unschedulable; other nodes are never used (nor counted in
+  // the "Total nodes" of failure messages).
   bool schedulable = true;
 };
 
 // Feature gates the algorithm reads (defaults of the reference Kueue).
 struct TasOptions {
-  bool profile_mixed = true;                  // TASProfileMixed
-  bool balanced_placement = false;            // TASBalancedPlacement (alpha)
-  bool multi_layer_topology = true;           // TASMultiLayerTopology
+  bool profile_mixed = true;                     // TASProfileMixed
+  bool balanced_placement = false;               // TASBalancedPlacement (alpha)
+  bool multi_layer_topology = true;              // TASMultiLayerTopology
   bool respect_node_affinity_preferred = false;  // TASRespectNodeAffinityPreferred (alpha)
 };
 
@@ -88,7 +93,12 @@ struct PodSetPlacementRequest {
   std::optional<model::TopologyRequest> topology_request;
   // Pod set group (leader and workers placed together), if any.
   std::optional<std::string> group_name;
-  // Scheduling constraints of the pod template.
+  // Scheduling constraints of the pod template. As in Kueue they filter
+  // nodes only when the lowest level is the hostname (otherwise a leaf
+  // aggregates several nodes and none is filtered), in this order: taints
+  // with effect NoSchedule/NoExecute not tolerated by `tolerations` plus the
+  // flavor's, nodeSelector, required affinity. In a group only the workers'
+  // constraints are read.
   model::Labels node_selector;
   std::vector<model::NodeSelectorTerm> required_affinity;
   std::vector<model::Toleration> tolerations;
@@ -124,6 +134,11 @@ class TasFlavorSnapshot {
   ~TasFlavorSnapshot();
   TasFlavorSnapshot(TasFlavorSnapshot&&) noexcept;
   TasFlavorSnapshot& operator=(TasFlavorSnapshot&&) noexcept;
+
+  // An independent copy of the usage, names and options that shares the
+  // immutable tree of domains (cheap next to building from nodes; Kueue
+  // likewise shares the topology tree between a flavor's snapshots).
+  TasFlavorSnapshot Clone() const;
 
   // Names used in failure messages (Kueue's "topology %q ..." and
   // "resource %q: n"): the Topology name, and the resource names indexed by
@@ -173,12 +188,13 @@ class TasFlavorSnapshot {
   // top of this file) and its amounts include "pods"; Kueue shares one such
   // map across the TAS flavors of a workload whose lowest level is the
   // hostname, in flavor name order, and uses a fresh one otherwise.
-  std::vector<PlacementOutcome> FindAssignments(const std::vector<PodSetPlacementRequest>& requests,
-                                                bool simulate_empty,
-                                                std::map<std::string, Requests>* assumed_usage = nullptr) const;
+  std::vector<PlacementOutcome> FindAssignments(
+      const std::vector<PodSetPlacementRequest>& requests, bool simulate_empty,
+      std::map<std::string, Requests>* assumed_usage = nullptr) const;
 
  private:
   struct Impl;
+  explicit TasFlavorSnapshot(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
 
