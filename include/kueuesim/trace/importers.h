@@ -10,6 +10,24 @@
 //   philly                     the Philly job CSV (timestamp,duration,num_gpus,...)
 //   helios                     Helios-style job logs (job_id,user,vc,gpu_num,...)
 //   pollux                     Pollux/Sia workload CSV (name,time,application,num_replicas,...)
+//
+// Common to every format (src/trace/source.h has the details):
+//   - Trace time: as written for formats with relative times (native,
+//     alibaba, pollux, the generator); for absolute timestamps (philly,
+//     helios, kueue-workloads) 0 is the earliest valid arrival in the file.
+//   - window [start, end) selects by trace time; simulated time 0 is trace
+//     time 0, or window.start when set (options.arrivalOrigin "first": the
+//     first arrival in the window); arrivals are then divided by
+//     scale.arrival and durations multiplied by scale.duration (rounded to
+//     the microsecond); limit keeps the first workloads by arrival.
+//   - Unsorted files are sorted with an index of 24 bytes per row (ties keep
+//     file order); sorted files are streamed. Memory never holds the trace.
+//   - Every row that is not imported is counted in the ImportReport by
+//     reason (including "outside the window" and "beyond the limit"), so that
+//     rows_read = workloads + skipped once the source is exhausted (with
+//     options.sorted "true" the file is read once, lazily, and rows after the
+//     limit are never read).
+//   - spec.mapping replaces a format's default mapping key by key.
 #ifndef KUEUESIM_TRACE_IMPORTERS_H_
 #define KUEUESIM_TRACE_IMPORTERS_H_
 

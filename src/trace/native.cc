@@ -1,0 +1,320 @@
+// kueuesim's own trace formats, native-csv and native-jsonl (docs/traces.md).
+//
+// native-csv: a header line, then one workload (one pod set "main") per row.
+// Columns (case-sensitive, any order; only `arrival` is required, and
+// `queue` unless spec.mapping.queue is set):
+//   name           workload name (default "<trace name>-<line>")
+//   namespace      default "default"
+//   queue          LocalQueue name
+//   arrival        Go duration or seconds ("90s", "1.5h", "45") since trace start
+//   duration       run time, same syntax; empty: runs until the end
+//   priority       integer (spec.priority)
+//   priorityClass  WorkloadPriorityClass name
+//   count          pods (default 1); minCount: partial admission minimum
+//   cpu, memory    per-pod Kubernetes quantities ("500m", "2Gi")
+//   gpu            per-pod GPUs, as resource options.gpuResource (nvidia.com/gpu)
+//   requests       more per-pod requests: "name=qty;name=qty"
+//   kind           Workload (default) or Job (how the workload is labelled in reports)
+//
+// native-jsonl: one JSON object per line:
+//   {"name","namespace","queue","arrival","duration","priority","priorityClass",
+//    "kind","labels":{},"annotations":{},
+//    "podSets":[{"name","count","minCount","requests":{"cpu":"1"},"nodeSelector":{}}]}
+// arrival and duration are strings (as in the CSV) or numbers (seconds).
+#include <algorithm>
+#include <memory>
+#include <set>
+#include <tuple>
+#include <utility>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "kueuesim/base/status.h"
+#include "kueuesim/base/time.h"
+#include "trace/csv_format.h"
+#include "trace/csv_reader.h"
+#include "trace/formats.h"
+#include "trace/json_util.h"
+
+namespace kueuesim::trace::internal {
+namespace {
+
+using nlohmann::json;
+
+const std::string kCpuResource = "cpu";
+const std::string kMemoryResource = "memory";
+
+std::map<std::string, FieldMapping> NativeDefaults() {
+  return {{"name", FieldOf("name")},
+          {"namespace", FieldOf("namespace")},
+          {"queue", FieldOf("queue")},
+          {"priority", FieldOf("priority")},
+          {"priorityClass", FieldOf("priorityClass")}};
+}
+
+// A non-negative duration: Go syntax or seconds. Sets *reason on failure.
+std::optional<SimDuration> ParseTraceDuration(std::string_view text, const char* what, std::string* reason) {
+  // Fast path: whole seconds.
+  if (!text.empty() && text.size() <= 12 &&
+      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return *ParseInt(text) * kSecond;
+  }
+  auto parsed = ParseDuration(text);
+  if (parsed.ok()) return *parsed;
+  *reason = fmt::format("{} {}", !text.empty() && text[0] == '-' ? "negative" : "bad", what);
+  return std::nullopt;
+}
+
+std::optional<model::WorkloadSourceKind> ParseKind(std::string_view kind) {
+  if (kind.empty() || kind == "Workload") return model::WorkloadSourceKind::kWorkload;
+  if (kind == "Job") return model::WorkloadSourceKind::kJob;
+  return std::nullopt;
+}
+
+class NativeCsv : public CsvFormat {
+ public:
+  enum BoundColumn : size_t { kArrival, kDuration, kCount, kMinCount, kRequests, kKind, kCpu, kMemory, kGpu };
+
+  absl::Status Open(const TraceSpec& spec) {
+    KUEUESIM_RETURN_IF_ERROR(CheckOptions(spec, {"gpuResource"}));
+    gpu_resource_ = Option(spec, "gpuResource", kDefaultGpuResource);
+    KUEUESIM_RETURN_IF_ERROR(OpenCsv(spec, {"arrival"},
+                                     {"name", "namespace", "queue", "duration", "priority", "priorityClass",
+                                      "count", "minCount", "cpu", "memory", "gpu", "requests", "kind"},
+                                     false, NativeDefaults()));
+    Bind({"arrival", "duration", "count", "minCount", "requests", "kind", "cpu", "memory", "gpu"});
+    if (!HasColumn("queue") && spec.mapping.count("queue") == 0) {
+      return InvalidArgument(fmt::format(
+          "{}:1: no queue column and no spec.mapping.queue: every workload needs a LocalQueue", spec.path));
+    }
+    return absl::OkStatus();
+  }
+
+ protected:
+  bool ParseRow(ImportReport* report, ParsedRecord* out) override {
+    const int64_t ln = line();
+    ParsedRecord& record = *out;
+    model::Workload& wl = record.workload;
+    SetSource(&wl);
+    std::string reason;
+    const std::string_view arrival = Field(kArrival);
+    if (arrival.empty()) return SkipRow(report, ln, "missing arrival");
+    auto time = ParseTraceDuration(arrival, "arrival", &reason);
+    if (!time.has_value()) return SkipRow(report, ln, reason);
+    record.time = *time;
+    const std::string_view duration = Field(kDuration);
+    if (!duration.empty()) {
+      wl.duration = ParseTraceDuration(duration, "duration", &reason);
+      if (!wl.duration.has_value()) return SkipRow(report, ln, reason);
+    }
+    model::PodSet pod_set;
+    pod_set.name = "main";
+    if (const std::string_view count = Field(kCount); !count.empty()) {
+      auto value = ParseInt(count);
+      if (!value.has_value() || *value < 0 || *value > INT32_MAX) return SkipRow(report, ln, "bad count");
+      pod_set.count = static_cast<int32_t>(*value);
+    }
+    if (const std::string_view min_count = Field(kMinCount); !min_count.empty()) {
+      auto value = ParseInt(min_count);
+      if (!value.has_value() || *value < 1 || *value > pod_set.count) return SkipRow(report, ln, "bad minCount");
+      pod_set.min_count = static_cast<int32_t>(*value);
+    }
+    std::map<std::string, Amount> requests;
+    for (const auto& [column, name, resource] :
+         {std::tuple<BoundColumn, const char*, const std::string*>{kCpu, "cpu", &kCpuResource},
+          std::tuple<BoundColumn, const char*, const std::string*>{kMemory, "memory", &kMemoryResource},
+          std::tuple<BoundColumn, const char*, const std::string*>{kGpu, "gpu", &gpu_resource_}}) {
+      const std::string_view text = Field(column);
+      if (text.empty()) continue;
+      auto amount = ParseRequestAmount(text, *resource);
+      if (!amount.has_value()) return SkipRow(report, ln, fmt::format("bad {}", name));
+      requests[*resource] = *amount;
+    }
+    for (const std::string& item : SplitList(Field(kRequests), ';')) {
+      const size_t eq = item.find('=');
+      if (eq == std::string::npos || eq == 0) return SkipRow(report, ln, "bad requests");
+      std::string resource = item.substr(0, eq);
+      while (!resource.empty() && resource.back() == ' ') resource.pop_back();
+      std::string quantity = item.substr(eq + 1);
+      quantity.erase(0, quantity.find_first_not_of(' '));
+      auto amount = ParseRequestAmount(quantity, resource);
+      if (!amount.has_value()) return SkipRow(report, ln, "bad requests");
+      if (!requests.emplace(resource, *amount).second) return SkipRow(report, ln, "resource given twice");
+    }
+    SetRequests(&pod_set, requests);
+    wl.pod_sets.push_back(std::move(pod_set));
+    auto kind = ParseKind(Field(kKind));
+    if (!kind.has_value()) return SkipRow(report, ln, "unknown kind");
+    wl.source_kind = *kind;
+    reason = ApplyMapping(FallbackName(spec_, ln), &wl);
+    if (!reason.empty()) return SkipRow(report, ln, reason);
+    return true;
+  }
+
+ private:
+  std::string gpu_resource_;
+};
+
+class NativeJsonl : public RecordFormat {
+ public:
+  absl::Status Open(const TraceSpec& spec) {
+    KUEUESIM_RETURN_IF_ERROR(CheckOptions(spec, {}));
+    spec_ = spec;
+    KUEUESIM_ASSIGN_OR_RETURN(reader_, LineReader::Open(spec.path));
+    KUEUESIM_ASSIGN_OR_RETURN(mapper_, Mapper::Create(spec, NativeDefaults(), nullptr));
+    for (const auto& field : mapper_.FieldsRead()) extra_fields_.insert(field);
+    return absl::OkStatus();
+  }
+
+  absl::Status Rewind() override { return reader_->Rewind(); }
+
+  absl::StatusOr<bool> Next(ImportReport* report, RecordPos* pos, std::optional<ParsedRecord>* out) override {
+    out->reset();
+    KUEUESIM_ASSIGN_OR_RETURN(bool more, reader_->Next());
+    if (!more) return false;
+    pos->offset = reader_->offset();
+    pos->line = reader_->line();
+    *out = ParseLine(report);
+    return true;
+  }
+
+  absl::StatusOr<std::optional<ParsedRecord>> ReadAt(const RecordPos& pos) override {
+    KUEUESIM_RETURN_IF_ERROR(reader_->Seek(pos.offset, pos.line));
+    RecordPos read_pos;
+    std::optional<ParsedRecord> out;
+    KUEUESIM_ASSIGN_OR_RETURN(bool more, Next(nullptr, &read_pos, &out));
+    if (!more) return std::optional<ParsedRecord>();
+    return out;
+  }
+
+ private:
+  // A string map from a JSON object of strings; false when malformed.
+  static bool StringMap(const json* value, model::Labels* out) {
+    if (value == nullptr || value->is_null()) return true;
+    if (!value->is_object()) return false;
+    for (const auto& [key, item] : value->items()) {
+      if (!item.is_string()) return false;
+      (*out)[key] = item.get<std::string>();
+    }
+    return true;
+  }
+
+  std::optional<ParsedRecord> ParseLine(ImportReport* report) {
+    static const std::set<std::string, std::less<>> kKnown = {
+        "name",        "namespace", "queue",  "arrival",     "duration", "priority",
+        "priorityClass", "kind",    "labels", "annotations", "podSets"};
+    static const std::set<std::string, std::less<>> kKnownPodSet = {"name", "count", "minCount", "requests",
+                                                                    "nodeSelector"};
+    const int64_t ln = reader_->line();
+    json object = json::parse(reader_->text(), nullptr, /*allow_exceptions=*/false);
+    if (object.is_discarded()) return Skip(report, ln, "malformed JSON");
+    if (!object.is_object()) return Skip(report, ln, "not a JSON object");
+    for (const auto& [key, value] : object.items()) {
+      if (kKnown.count(key) == 0 && extra_fields_.count(key) == 0) {
+        return Skip(report, ln, fmt::format("unknown field \"{}\"", key));
+      }
+    }
+    ParsedRecord record;
+    model::Workload& wl = record.workload;
+    wl.meta.source.file = spec_.path;
+    wl.meta.source.line = static_cast<int32_t>(ln);
+    std::string reason;
+    const json* arrival = JsonMember(object, "arrival");
+    if (arrival == nullptr || arrival->is_null()) return Skip(report, ln, "missing arrival");
+    auto arrival_text = JsonScalarText(*arrival);
+    if (!arrival_text.has_value() || arrival->is_boolean()) return Skip(report, ln, "bad arrival");
+    auto time = ParseTraceDuration(*arrival_text, "arrival", &reason);
+    if (!time.has_value()) return Skip(report, ln, reason);
+    record.time = *time;
+    if (const json* duration = JsonMember(object, "duration"); duration != nullptr && !duration->is_null()) {
+      auto text = JsonScalarText(*duration);
+      if (!text.has_value() || duration->is_boolean()) return Skip(report, ln, "bad duration");
+      wl.duration = ParseTraceDuration(*text, "duration", &reason);
+      if (!wl.duration.has_value()) return Skip(report, ln, reason);
+    }
+    if (const json* kind_value = JsonMember(object, "kind"); kind_value != nullptr && !kind_value->is_null()) {
+      if (!kind_value->is_string()) return Skip(report, ln, "unknown kind");
+      auto kind = ParseKind(kind_value->get_ref<const std::string&>());
+      if (!kind.has_value()) return Skip(report, ln, "unknown kind");
+      wl.source_kind = *kind;
+    }
+    const json* labels = JsonMember(object, "labels");
+    const json* annotations = JsonMember(object, "annotations");
+    if (!StringMap(labels, &wl.meta.labels)) return Skip(report, ln, "bad labels");
+    if (!StringMap(annotations, &wl.meta.annotations)) return Skip(report, ln, "bad annotations");
+    const json* pod_sets = JsonMember(object, "podSets");
+    if (pod_sets == nullptr || !pod_sets->is_array() || pod_sets->empty() || pod_sets->size() > 18) {
+      return Skip(report, ln, "podSets must be a list of 1 to 18 pod sets");
+    }
+    std::set<std::string> names;
+    for (const json& item : *pod_sets) {
+      if (!item.is_object()) return Skip(report, ln, "bad podSets");
+      for (const auto& [key, value] : item.items()) {
+        if (kKnownPodSet.count(key) == 0) return Skip(report, ln, fmt::format("unknown field \"podSets[].{}\"", key));
+      }
+      model::PodSet pod_set;
+      if (const json* name = JsonMember(item, "name"); name != nullptr && !name->is_null()) {
+        if (!name->is_string() || name->get_ref<const std::string&>().empty()) {
+          return Skip(report, ln, "bad pod set name");
+        }
+        pod_set.name = name->get<std::string>();
+      }
+      if (!names.insert(pod_set.name).second) return Skip(report, ln, "duplicate pod set name");
+      if (const json* count = JsonMember(item, "count"); count != nullptr && !count->is_null()) {
+        if (!count->is_number_integer() || count->get<int64_t>() < 0 || count->get<int64_t>() > INT32_MAX) {
+          return Skip(report, ln, "bad count");
+        }
+        pod_set.count = static_cast<int32_t>(count->get<int64_t>());
+      }
+      if (const json* min_count = JsonMember(item, "minCount"); min_count != nullptr && !min_count->is_null()) {
+        if (!min_count->is_number_integer() || min_count->get<int64_t>() < 1 ||
+            min_count->get<int64_t>() > pod_set.count) {
+          return Skip(report, ln, "bad minCount");
+        }
+        pod_set.min_count = static_cast<int32_t>(min_count->get<int64_t>());
+      }
+      std::map<std::string, Amount> requests;
+      if (const json* reqs = JsonMember(item, "requests"); reqs != nullptr && !reqs->is_null()) {
+        if (!reqs->is_object()) return Skip(report, ln, "bad requests");
+        for (const auto& [resource, quantity] : reqs->items()) {
+          auto text = JsonScalarText(quantity);
+          if (!text.has_value() || quantity.is_boolean()) return Skip(report, ln, "bad requests");
+          auto amount = ParseRequestAmount(*text, resource);
+          if (!amount.has_value()) return Skip(report, ln, "bad requests");
+          requests[resource] = *amount;
+        }
+      }
+      SetRequests(&pod_set, requests);
+      if (!StringMap(JsonMember(item, "nodeSelector"), &pod_set.node_selector)) {
+        return Skip(report, ln, "bad nodeSelector");
+      }
+      wl.pod_sets.push_back(std::move(pod_set));
+    }
+    JsonFields fields(&object, labels, annotations);
+    reason = mapper_.Apply(fields, FallbackName(spec_, ln), &wl);
+    if (!reason.empty()) return Skip(report, ln, reason);
+    return record;
+  }
+
+  TraceSpec spec_;
+  std::unique_ptr<LineReader> reader_;
+  Mapper mapper_;
+  std::set<std::string, std::less<>> extra_fields_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<RecordFormat>> OpenNativeCsv(const TraceSpec& spec) {
+  auto format = std::make_unique<NativeCsv>();
+  KUEUESIM_RETURN_IF_ERROR(format->Open(spec));
+  return std::unique_ptr<RecordFormat>(std::move(format));
+}
+
+absl::StatusOr<std::unique_ptr<RecordFormat>> OpenNativeJsonl(const TraceSpec& spec) {
+  auto format = std::make_unique<NativeJsonl>();
+  KUEUESIM_RETURN_IF_ERROR(format->Open(spec));
+  return std::unique_ptr<RecordFormat>(std::move(format));
+}
+
+}  // namespace kueuesim::trace::internal

@@ -1,0 +1,114 @@
+// philly: the per-job table of the Microsoft Philly trace as the Sia/Pollux
+// authors derived it (philly.csv): timestamp,duration,num_gpus,gpu_time,cluster
+//   timestamp  submit time "YYYY-MM-DD HH:MM:SS" (UTC assumed); the file is
+//              not sorted; trace time 0 is the earliest valid submit time
+//   duration   seconds (float)
+//   num_gpus   GPUs of the job
+//   cluster    the virtual cluster (VC) hash
+//   gpu_time   ignored (duration x num_gpus)
+// One workload per job, one pod set "main": one pod with num_gpus GPUs, or
+// with options.gpusPerPod = N, ceil(num_gpus / N) equal pods (rounded up,
+// counted as repaired, when num_gpus does not divide). Optional per-GPU
+// cpu and memory: options.cpuPerGpu, options.memoryPerGpu (quantities).
+// Default mapping: name "philly-<line>", namespace "vc-<cluster>", queue
+// "main"; no priority.
+#include <memory>
+#include <tuple>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "kueuesim/base/status.h"
+#include "trace/csv_format.h"
+#include "trace/formats.h"
+
+namespace kueuesim::trace::internal {
+namespace {
+
+class Philly : public CsvFormat {
+ public:
+  enum BoundColumn : size_t { kTimestamp, kDuration, kNumGpus };
+
+  absl::Status Open(const TraceSpec& spec) {
+    KUEUESIM_RETURN_IF_ERROR(CheckOptions(spec, {"gpuResource", "gpusPerPod", "cpuPerGpu", "memoryPerGpu"}));
+    gpu_resource_ = Option(spec, "gpuResource", kDefaultGpuResource);
+    const std::string per_pod = Option(spec, "gpusPerPod", "");
+    if (!per_pod.empty()) {
+      auto value = ParseInt(per_pod);
+      if (!value.has_value() || *value < 1 || *value > 1'000'000) {
+        return InvalidArgument(fmt::format("spec.options.gpusPerPod: \"{}\" is not a positive integer",
+                                           per_pod));
+      }
+      gpus_per_pod_ = *value;
+    }
+    for (const auto& [key, resource, target] : {std::tuple<const char*, const char*, Amount*>{"cpuPerGpu", "cpu", &cpu_per_gpu_},
+                                                std::tuple<const char*, const char*, Amount*>{"memoryPerGpu", "memory", &memory_per_gpu_}}) {
+      const std::string text = Option(spec, key, "");
+      if (text.empty()) continue;
+      auto amount = ParseRequestAmount(text, resource);
+      if (!amount.has_value()) {
+        return InvalidArgument(fmt::format("spec.options.{}: \"{}\" is not a quantity", key, text));
+      }
+      *target = *amount;
+    }
+    std::map<std::string, FieldMapping> defaults = {
+        {"namespace", FieldOf("cluster", "vc-")}, {"queue", ValueOf("main")}};
+    KUEUESIM_RETURN_IF_ERROR(OpenCsv(spec, {"timestamp", "duration", "num_gpus"}, {"gpu_time", "cluster"}, true,
+                   std::move(defaults)));
+    Bind({"timestamp", "duration", "num_gpus"});
+    return absl::OkStatus();
+  }
+
+  bool absolute_time() const override { return true; }
+
+ protected:
+  bool ParseRow(ImportReport* report, ParsedRecord* out) override {
+    const int64_t ln = line();
+    ParsedRecord& record = *out;
+    model::Workload& wl = record.workload;
+    SetSource(&wl);
+    auto time = ParseDateTime(Field(kTimestamp));
+    if (!time.has_value()) return SkipRow(report, ln, "bad timestamp");
+    record.time = *time;
+    auto duration = ParseNumber(Field(kDuration));
+    if (!duration.has_value()) return SkipRow(report, ln, "bad duration");
+    if (*duration < 0) return SkipRow(report, ln, "negative duration");
+    wl.duration = SecondsToMicros(*duration);
+    if (!wl.duration.has_value()) return SkipRow(report, ln, "bad duration");
+    auto gpus = ParseInt(Field(kNumGpus));
+    if (!gpus.has_value() || *gpus < 0 || *gpus > 1'000'000) return SkipRow(report, ln, "bad num_gpus");
+    model::PodSet pod_set;
+    pod_set.name = "main";
+    int64_t per_pod = *gpus;
+    if (gpus_per_pod_ > 0 && *gpus > gpus_per_pod_) {
+      const int64_t pods = (*gpus + gpus_per_pod_ - 1) / gpus_per_pod_;
+      per_pod = (*gpus + pods - 1) / pods;
+      if (per_pod * pods != *gpus) Repair(report, ln, "num_gpus not divisible into equal pods (rounded up)");
+      pod_set.count = static_cast<int32_t>(pods);
+    }
+    std::map<std::string, Amount> requests = {{gpu_resource_, per_pod},
+                                              {"cpu", MulAmount(cpu_per_gpu_, per_pod)},
+                                              {"memory", MulAmount(memory_per_gpu_, per_pod)}};
+    SetRequests(&pod_set, requests);
+    wl.pod_sets.push_back(std::move(pod_set));
+    const std::string reason = ApplyMapping(fmt::format("philly-{}", ln), &wl);
+    if (!reason.empty()) return SkipRow(report, ln, reason);
+    return true;
+  }
+
+ private:
+  std::string gpu_resource_;
+  int64_t gpus_per_pod_ = 0;
+  Amount cpu_per_gpu_ = 0;
+  Amount memory_per_gpu_ = 0;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<RecordFormat>> OpenPhilly(const TraceSpec& spec) {
+  auto format = std::make_unique<Philly>();
+  KUEUESIM_RETURN_IF_ERROR(format->Open(spec));
+  return std::unique_ptr<RecordFormat>(std::move(format));
+}
+
+}  // namespace kueuesim::trace::internal

@@ -1,0 +1,531 @@
+// The shared trace machinery; see source.h.
+#include "trace/source.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "kueuesim/base/quantity.h"
+#include "kueuesim/base/status.h"
+#include "kueuesim/base/time.h"
+
+namespace kueuesim::trace::internal {
+namespace {
+
+constexpr char kOutsideWindow[] = "outside the window";
+constexpr char kBeyondLimit[] = "beyond the limit";
+constexpr char kOutOfOrder[] = "arrival earlier than the previous row's (moved to it; option sorted)";
+
+std::string Trim(std::string_view text) {
+  size_t begin = 0;
+  size_t end = text.size();
+  while (begin < end && (text[begin] == ' ' || text[begin] == '\t')) ++begin;
+  while (end > begin && (text[end - 1] == ' ' || text[end - 1] == '\t')) --end;
+  return std::string(text.substr(begin, end - begin));
+}
+
+// The engine: window, limit, scales and ordering around a RecordFormat.
+class TraceSource : public WorkloadSource {
+ public:
+  TraceSource(const TraceSpec& spec, std::unique_ptr<RecordFormat> format)
+      : spec_(spec), format_(std::move(format)) {
+    report_.source =
+        fmt::format("{} ({})", std::filesystem::path(spec.path).filename().string(), spec.format);
+    limit_ = spec.limit.value_or(std::numeric_limits<int64_t>::max());
+    first_origin_ = Option(spec, "arrivalOrigin", "trace") == "first";
+  }
+
+  absl::Status Init() {
+    KUEUESIM_RETURN_IF_ERROR(format_->Rewind());
+    if (Option(spec_, "sorted", "auto") == "true") {
+      mode_ = Mode::kLazy;
+      return absl::OkStatus();
+    }
+    // Counting pass.
+    bool sorted = true;
+    bool any = false;
+    int64_t previous = 0;
+    int64_t min_time = 0;
+    int64_t valid = 0;
+    int64_t in_window = 0;
+    std::optional<int64_t> first_in_window;
+    RecordPos pos;
+    std::optional<ParsedRecord> record;
+    while (true) {
+      KUEUESIM_ASSIGN_OR_RETURN(bool more, format_->Next(&report_, &pos, &record));
+      if (!more) break;
+      ++report_.rows_read;
+      if (!record.has_value()) continue;
+      ++valid;
+      const int64_t t = record->time;
+      if (!any) {
+        any = true;
+        min_time = t;
+        origin_ = format_->absolute_time() ? t : 0;
+      } else {
+        if (t < previous) sorted = false;
+        min_time = std::min(min_time, t);
+      }
+      previous = t;
+      // Valid while the input is sorted (the origin is then the first time).
+      if (sorted && InWindow(t)) {
+        ++in_window;
+        if (!first_in_window.has_value()) first_in_window = t;
+      }
+    }
+    if (sorted) {
+      mode_ = Mode::kStream;
+      base_ = BaseFor(first_in_window);
+      KUEUESIM_RETURN_IF_ERROR(format_->Rewind());
+    } else {
+      mode_ = Mode::kIndex;
+      origin_ = format_->absolute_time() ? min_time : 0;
+      KUEUESIM_RETURN_IF_ERROR(format_->Rewind());
+      while (true) {
+        KUEUESIM_ASSIGN_OR_RETURN(bool more, format_->Next(nullptr, &pos, &record));
+        if (!more) break;
+        if (!record.has_value() || !InWindow(record->time)) continue;
+        index_.push_back({record->time, pos.offset, pos.line});
+      }
+      std::stable_sort(index_.begin(), index_.end(),
+                       [](const IndexEntry& a, const IndexEntry& b) { return a.time < b.time; });
+      in_window = static_cast<int64_t>(index_.size());
+      if (static_cast<int64_t>(index_.size()) > limit_) {
+        index_.resize(static_cast<size_t>(limit_));
+        index_.shrink_to_fit();
+      }
+      base_ = BaseFor(index_.empty() ? std::nullopt : std::optional<int64_t>(index_.front().time));
+    }
+    if (valid > in_window) report_.skipped[kOutsideWindow] += valid - in_window;
+    if (in_window > limit_) report_.skipped[kBeyondLimit] += in_window - limit_;
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<std::optional<model::Workload>> Next() override {
+    if (report_.workloads >= limit_ || done_) return std::optional<model::Workload>();
+    RecordPos pos;
+    std::optional<ParsedRecord> record;
+    switch (mode_) {
+      case Mode::kIndex: {
+        if (cursor_ >= index_.size()) return Finish();
+        const IndexEntry& entry = index_[cursor_++];
+        auto read = format_->ReadAt({entry.offset, entry.line});
+        if (!read.ok()) return TraceError(spec_, read.status());
+        if (!read->has_value() || (*read)->time != entry.time) {
+          return TraceError(spec_, Internal(fmt::format("line {} reads differently the second time "
+                                                        "(did the file change?)",
+                                                        entry.line)));
+        }
+        return Emit(**read);
+      }
+      case Mode::kStream:
+        while (true) {
+          auto more = format_->Next(nullptr, &pos, &record);
+          if (!more.ok()) return TraceError(spec_, more.status());
+          if (!*more) return Finish();
+          if (!record.has_value()) continue;
+          if (!InWindow(record->time)) {
+            // Sorted: nothing after the end of the window is in it.
+            if (spec_.window_end.has_value() && record->time - origin_ >= *spec_.window_end) return Finish();
+            continue;
+          }
+          return Emit(*record);
+        }
+      case Mode::kLazy:
+        while (true) {
+          auto more = format_->Next(&report_, &pos, &record);
+          if (!more.ok()) return TraceError(spec_, more.status());
+          if (!*more) return Finish();
+          ++report_.rows_read;
+          if (!record.has_value()) continue;
+          if (!lazy_started_) {
+            lazy_started_ = true;
+            origin_ = format_->absolute_time() ? record->time : 0;
+            previous_ = record->time;
+          }
+          if (record->time < previous_) {
+            Repair(&report_, pos.line, kOutOfOrder);
+            record->time = previous_;
+          }
+          previous_ = record->time;
+          if (!InWindow(record->time)) {
+            ++report_.skipped[kOutsideWindow];
+            continue;
+          }
+          if (!base_set_) {
+            base_ = BaseFor(record->time);
+            base_set_ = true;
+          }
+          return Emit(*record);
+        }
+    }
+    return Finish();
+  }
+
+  std::string cluster() const override { return spec_.cluster; }
+  const ImportReport& report() const override { return report_; }
+
+ private:
+  enum class Mode { kStream, kIndex, kLazy };
+  struct IndexEntry {
+    int64_t time;
+    int64_t offset;
+    int64_t line;
+  };
+
+  bool InWindow(int64_t t) const {
+    const int64_t relative = t - origin_;
+    if (spec_.window_start.has_value() && relative < *spec_.window_start) return false;
+    if (spec_.window_end.has_value() && relative >= *spec_.window_end) return false;
+    return true;
+  }
+
+  // Trace time of simulated time 0.
+  int64_t BaseFor(std::optional<int64_t> first_in_window) const {
+    if (first_origin_ && first_in_window.has_value()) return *first_in_window;
+    return origin_ + spec_.window_start.value_or(0);
+  }
+
+  absl::StatusOr<std::optional<model::Workload>> Finish() {
+    done_ = true;
+    return std::optional<model::Workload>();
+  }
+
+  absl::StatusOr<std::optional<model::Workload>> Emit(ParsedRecord& record) {
+    model::Workload& wl = record.workload;
+    if (!spec_.cluster.empty()) wl.meta.cluster = spec_.cluster;
+    const double offset = static_cast<double>(record.time - base_);
+    wl.arrival = static_cast<SimDuration>(std::llround(offset / spec_.arrival_scale));
+    if (wl.arrival < last_arrival_) wl.arrival = last_arrival_;  // rounding guard
+    last_arrival_ = wl.arrival;
+    if (wl.duration.has_value() && spec_.duration_scale != 1.0) {
+      wl.duration = static_cast<SimDuration>(
+          std::llround(static_cast<double>(*wl.duration) * spec_.duration_scale));
+    }
+    ++report_.workloads;
+    return absl::StatusOr<std::optional<model::Workload>>(absl::in_place, std::move(wl));
+  }
+
+  TraceSpec spec_;
+  std::unique_ptr<RecordFormat> format_;
+  ImportReport report_;
+  Mode mode_ = Mode::kStream;
+  int64_t limit_;
+  bool first_origin_ = false;
+  int64_t origin_ = 0;
+  int64_t base_ = 0;
+  bool base_set_ = false;
+  bool lazy_started_ = false;
+  int64_t previous_ = 0;
+  SimDuration last_arrival_ = 0;
+  bool done_ = false;
+  std::vector<IndexEntry> index_;
+  size_t cursor_ = 0;
+};
+
+}  // namespace
+
+std::nullopt_t Skip(ImportReport* report, int64_t line, const std::string& reason) {
+  if (report != nullptr) report->Skip(line, reason);
+  return std::nullopt;
+}
+
+void Repair(ImportReport* report, int64_t line, const std::string& reason) {
+  if (report != nullptr) report->Repair(line, reason);
+}
+
+// --- Mapper ---
+
+absl::StatusOr<Mapper> Mapper::Create(const TraceSpec& spec, std::map<std::string, FieldMapping> defaults,
+                                      const std::vector<std::string>* columns) {
+  auto key_index = [](const std::string& key) -> int {
+    for (int k = 0; k < kKeyCount; ++k) {
+      if (key == kKeys[k]) return k;
+    }
+    return -1;
+  };
+  Mapper mapper;
+  for (auto& [key, mapping] : defaults) {
+    const int k = key_index(key);
+    if (k < 0) return Internal(fmt::format("format default mapping \"{}\"", key));
+    mapper.slots_[k] = std::move(mapping);
+  }
+  for (const auto& [key, mapping] : spec.mapping) {
+    const std::string where = fmt::format("spec.mapping.{}", key);
+    const int k = key_index(key);
+    if (k < 0) {
+      return InvalidArgument(fmt::format(
+          "{}: unknown mapping (valid: namespace, queue, name, priority, priorityClass, flavorLabel)",
+          where));
+    }
+    if (!mapping.value.empty() && !mapping.field.empty()) {
+      return InvalidArgument(fmt::format("{}: set either value or field, not both", where));
+    }
+    if (mapping.value.empty() && mapping.field.empty() && mapping.default_value.empty()) {
+      return InvalidArgument(fmt::format("{}: needs a value or a field", where));
+    }
+    if (!mapping.values.empty() && mapping.field.empty()) {
+      return InvalidArgument(fmt::format("{}: values needs a field", where));
+    }
+    if (k == kFlavorLabel && mapping.label.empty()) {
+      return InvalidArgument(fmt::format("{}: needs a label (the node label to select on)", where));
+    }
+    if (k != kFlavorLabel && !mapping.label.empty()) {
+      return InvalidArgument(fmt::format("{}: label applies only to flavorLabel", where));
+    }
+    if (k == kPriority && !mapping.value.empty()) {
+      auto value = ParseInt(mapping.value);
+      if (!value.has_value() || *value < INT32_MIN || *value > INT32_MAX) {
+        return InvalidArgument(fmt::format("{}: value \"{}\" is not a 32-bit integer", where, mapping.value));
+      }
+    }
+    if (columns != nullptr && !mapping.field.empty() &&
+        std::find(columns->begin(), columns->end(), mapping.field) == columns->end()) {
+      std::string valid;
+      for (const auto& c : *columns) valid += (valid.empty() ? "" : ", ") + c;
+      return InvalidArgument(fmt::format("{}: field \"{}\" is not a column of {} (columns: {})", where,
+                                         mapping.field, spec.path, valid));
+    }
+    mapper.slots_[k] = mapping;
+  }
+  if (columns != nullptr) {
+    for (int k = 0; k < kKeyCount; ++k) {
+      if (!mapper.slots_[k] || mapper.slots_[k]->field.empty()) continue;
+      auto it = std::find(columns->begin(), columns->end(), mapper.slots_[k]->field);
+      mapper.columns_[k] = it != columns->end() ? static_cast<size_t>(it - columns->begin()) : kAbsentColumn;
+    }
+  }
+  return mapper;
+}
+
+std::set<std::string> Mapper::FieldsRead() const {
+  std::set<std::string> out;
+  for (const auto& slot : slots_) {
+    if (slot && !slot->field.empty() && slot->value.empty()) out.insert(slot->field);
+  }
+  return out;
+}
+
+std::string Mapper::Resolve(Key key, const RecordFields& fields) const {
+  const FieldMapping* mapping = Find(key);
+  if (mapping == nullptr) return "";
+  if (!mapping->value.empty()) return mapping->value;
+  if (mapping->field.empty()) return mapping->default_value;
+  if (columns_[key] == kAbsentColumn) return mapping->default_value;
+  std::optional<std::string_view> raw =
+      columns_[key] != kNoColumn ? fields.GetColumn(columns_[key]) : fields.Get(mapping->field);
+  if (!raw.has_value() || raw->empty()) return mapping->default_value;
+  if (!mapping->values.empty()) {
+    auto it = mapping->values.find(std::string(*raw));
+    if (it == mapping->values.end()) return mapping->default_value;
+    return mapping->prefix + it->second;
+  }
+  std::string out;
+  out.reserve(mapping->prefix.size() + raw->size());
+  out += mapping->prefix;
+  out += *raw;
+  return out;
+}
+
+std::string Mapper::Apply(const RecordFields& fields, const std::string& fallback_name,
+                          model::Workload* wl) const {
+  wl->meta.name = Resolve(kName, fields);
+  if (wl->meta.name.empty()) wl->meta.name = fallback_name;
+  wl->meta.namespace_ = Resolve(kNamespace, fields);
+  if (wl->meta.namespace_.empty()) wl->meta.namespace_ = "default";
+  wl->queue_name = Resolve(kQueue, fields);
+  if (wl->queue_name.empty()) return "no queue name";
+  const std::string priority = Resolve(kPriority, fields);
+  if (!priority.empty()) {
+    auto value = ParseInt(priority);
+    if (!value.has_value() || *value < INT32_MIN || *value > INT32_MAX) return "bad priority";
+    wl->priority = static_cast<int32_t>(*value);
+  }
+  const std::string priority_class = Resolve(kPriorityClass, fields);
+  if (!priority_class.empty()) {
+    wl->priority_class_name = priority_class;
+    wl->priority_class_source = kWorkloadPriorityClassSource;
+  }
+  const FieldMapping* flavor = Find(kFlavorLabel);
+  if (flavor != nullptr && !flavor->label.empty()) {
+    const std::string text = Resolve(kFlavorLabel, fields);
+    if (text.empty()) return "";
+    std::vector<std::string> values = SplitList(text, '|');
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    for (model::PodSet& pod_set : wl->pod_sets) {
+      if (values.size() == 1) {
+        pod_set.node_selector[flavor->label] = values[0];
+      } else if (values.size() > 1) {
+        model::SelectorRequirement requirement{flavor->label, model::SelectorOperator::kIn, values};
+        if (pod_set.required_affinity.empty()) pod_set.required_affinity.emplace_back();
+        for (auto& term : pod_set.required_affinity) term.match_expressions.push_back(requirement);
+      }
+    }
+  }
+  return "";
+}
+
+// --- Options and messages ---
+
+absl::Status CheckOptions(const TraceSpec& spec, const std::vector<std::string>& known,
+                          const std::vector<std::string>& prefixes) {
+  std::vector<std::string> all = {"sorted", "arrivalOrigin"};
+  all.insert(all.end(), known.begin(), known.end());
+  for (const auto& [key, value] : spec.options) {
+    if (std::find(all.begin(), all.end(), key) != all.end()) continue;
+    bool prefixed = false;
+    for (const auto& prefix : prefixes) prefixed = prefixed || (key.rfind(prefix, 0) == 0 && key.size() > prefix.size());
+    if (prefixed) continue;
+    std::string valid;
+    for (const auto& k : all) valid += (valid.empty() ? "" : ", ") + k;
+    for (const auto& p : prefixes) valid += ", " + p + "<name>";
+    return InvalidArgument(fmt::format("spec.options.{}: unknown option for format {} (valid: {})", key, spec.format, valid));
+  }
+  for (const auto& [key, valid] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"sorted", {"auto", "true"}}, {"arrivalOrigin", {"trace", "first"}}}) {
+    auto it = spec.options.find(key);
+    if (it == spec.options.end()) continue;
+    if (std::find(valid.begin(), valid.end(), it->second) == valid.end()) {
+      return InvalidArgument(fmt::format("spec.options.{}: unknown value \"{}\" (valid: {}, {})", key, it->second, valid[0], valid[1]));
+    }
+  }
+  return absl::OkStatus();
+}
+
+std::string Option(const TraceSpec& spec, const std::string& key, const std::string& default_value) {
+  auto it = spec.options.find(key);
+  return it == spec.options.end() || it->second.empty() ? default_value : it->second;
+}
+
+std::string TraceContext(const TraceSpec& spec) {
+  std::string name = spec.name.empty() ? "Trace" : fmt::format("Trace \"{}\"", spec.name);
+  if (spec.source.file.empty()) return name;
+  return fmt::format("{}: {}", spec.source.ToString(), name);
+}
+
+absl::Status TraceError(const TraceSpec& spec, const absl::Status& status) {
+  if (status.ok()) return status;
+  return absl::Status(status.code(), fmt::format("{}: {}", TraceContext(spec), StatusMessage(status)));
+}
+
+absl::StatusOr<std::unique_ptr<WorkloadSource>> MakeSource(const TraceSpec& spec,
+                                                           std::unique_ptr<RecordFormat> format) {
+  auto source = std::make_unique<TraceSource>(spec, std::move(format));
+  absl::Status status = source->Init();
+  if (!status.ok()) return TraceError(spec, status);
+  return std::unique_ptr<WorkloadSource>(std::move(source));
+}
+
+// --- Parsing helpers ---
+
+std::string FallbackName(const TraceSpec& spec, int64_t line) {
+  return (spec.name.empty() ? std::string("trace") : spec.name) + "-" + std::to_string(line);
+}
+
+FieldMapping FieldOf(std::string field, std::string prefix) {
+  FieldMapping mapping;
+  mapping.field = std::move(field);
+  mapping.prefix = std::move(prefix);
+  return mapping;
+}
+
+FieldMapping ValueOf(std::string value) {
+  FieldMapping mapping;
+  mapping.value = std::move(value);
+  return mapping;
+}
+
+std::optional<int64_t> ParseInt(std::string_view text) {
+  if (text.empty()) return std::nullopt;
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  if (*begin == '+') ++begin;
+  int64_t value = 0;
+  auto [ptr, ec] = std::from_chars(begin, end, value);
+  if (ec != std::errc() || ptr != end) return std::nullopt;
+  return value;
+}
+
+std::optional<double> ParseNumber(std::string_view text) {
+  if (text.empty() || text.size() > 64) return std::nullopt;
+  char buffer[65];
+  text.copy(buffer, text.size());
+  buffer[text.size()] = '\0';
+  // strtod accepts leading spaces, hex and "inf"/"nan"; refuse them.
+  for (char c : text) {
+    if (!((c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E')) {
+      return std::nullopt;
+    }
+  }
+  char* end = nullptr;
+  const double value = std::strtod(buffer, &end);
+  if (end != buffer + text.size() || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+std::optional<int64_t> SecondsToMicros(double seconds) {
+  if (!std::isfinite(seconds) || std::fabs(seconds) >= 1e11) return std::nullopt;
+  return static_cast<int64_t>(std::llround(seconds * 1e6));
+}
+
+std::optional<int64_t> ParseDateTime(std::string_view text) {
+  // "YYYY-MM-DD HH:MM:SS[.f]" -> RFC 3339 with a Z.
+  if (text.size() >= 19 && text[10] == ' ') {
+    std::string rfc(text);
+    rfc[10] = 'T';
+    const char last = rfc.back();
+    if (last != 'Z' && last != 'z' && rfc.find_first_of("+", 19) == std::string::npos &&
+        rfc.find('-', 19) == std::string::npos) {
+      rfc += 'Z';
+    }
+    auto parsed = ParseRfc3339(rfc);
+    if (!parsed.ok()) return std::nullopt;
+    return *parsed;
+  }
+  auto parsed = ParseRfc3339(text);
+  if (!parsed.ok()) return std::nullopt;
+  return *parsed;
+}
+
+std::vector<std::string> SplitList(std::string_view text, char separator) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find(separator, start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string part = Trim(text.substr(start, end - start));
+    if (!part.empty()) out.push_back(std::move(part));
+    start = end + 1;
+  }
+  return out;
+}
+
+std::optional<Amount> ParseRequestAmount(std::string_view text, std::string_view resource) {
+  // Fast path: a plain integer (most trace values).
+  if (!text.empty() && text.size() <= 15 &&
+      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    const int64_t value = *ParseInt(text);
+    return IsMilliResource(resource) ? value * 1000 : value;
+  }
+  auto quantity = ParseQuantity(text);
+  if (!quantity.ok() || (quantity->negative && !quantity->IsZero())) return std::nullopt;
+  auto value = CanonicalValue(*quantity, resource);
+  if (!value.ok()) return std::nullopt;
+  return *value;
+}
+
+void SetRequests(model::PodSet* pod_set, const std::map<std::string, Amount>& requests) {
+  pod_set->requests.clear();
+  for (const auto& [name, amount] : requests) {
+    if (amount != 0) pod_set->requests.push_back({name, amount});
+  }
+}
+
+}  // namespace kueuesim::trace::internal

@@ -1,0 +1,8 @@
+# Trace importers: the CSV reader, the shared machinery (window, limit,
+# scales, mapping, ordering, streaming), every format on real and broken
+# rows, and the kueuesim.io/v1alpha1 Trace decoder.
+kueuesim_test(NAME trace_test
+  SOURCES trace/csv_reader_test.cc trace/engine_test.cc trace/native_test.cc trace/alibaba_test.cc
+          trace/philly_test.cc trace/helios_test.cc trace/pollux_test.cc trace/kueue_workloads_test.cc
+          trace/perf_generator_test.cc trace/decode_trace_test.cc
+  DEPS kueuesim::trace kueuesim::scenario kueuesim::doc)
