@@ -3,7 +3,9 @@
 #include "admission/scheduler.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -28,6 +30,13 @@ Scheduler::Scheduler(cluster::ClusterState* state, queue::QueueManager* queues,
                      policy::PreemptionPolicy* preemption, flavor::TopologyPlacer* placer,
                      cluster::AdmissionFairSharing* afs)
     : state_(state), queues_(queues), preemption_(preemption), placer_(placer), afs_(afs) {}
+
+Scheduler::Scheduler(cluster::ClusterState* state, queue::QueueManager* queues,
+                     policy::PreemptionPolicy* preemption, std::unique_ptr<flavor::TopologyPlacer> placer,
+                     cluster::AdmissionFairSharing* afs)
+    : Scheduler(state, queues, preemption, placer.get(), afs) {
+  owned_placer_ = std::move(placer);
+}
 
 std::pair<flavor::PreemptionPossibility, int> Scheduler::SimulatePreemption(CqId cq, WorkloadId workload,
                                                                            cluster::FrId fr,
@@ -67,7 +76,47 @@ std::vector<policy::PreemptionTarget> Scheduler::GetTargets(WorkloadId workload,
   req.cq = cq;
   req.usage = usage;
   req.frs_needing_preemption = frs;
+  // workloadFits also places the TAS pod sets on the snapshot with the
+  // candidates removed.
+  std::function<bool()> topology_fits;
+  if (placer_ != nullptr && state_->gates().topology_aware_scheduling) {
+    auto tas_assignment = std::make_shared<flavor::Assignment>(assignment);
+    auto tas_requests = std::make_shared<std::vector<flavor::TasPodSetRequest>>(
+        placer_->Requests(cq, workload, tas_assignment.get()));
+    if (!tas_requests->empty()) {
+      topology_fits = [this, cq, workload, tas_assignment, tas_requests]() {
+        return !placer_->Place(cq, workload, *tas_assignment, *tas_requests, /*simulate_empty=*/false)
+                    .Failure()
+                    .has_value();
+      };
+      req.topology_fits = &topology_fits;
+    }
+  }
   return preemption_->GetTargets(req, *snapshot_);
+}
+
+void Scheduler::UpdateAssignmentForTas(Entry* e) {
+  // updateAssignmentForTAS: a preemptor's placement with its targets
+  // removed, or on an empty cluster when it has none, so that it reserves
+  // the capacity it waits for.
+  if (placer_ == nullptr || !state_->gates().topology_aware_scheduling) return;
+  if (e->assignment.RepresentativeMode() != AssignmentMode::kPreempt) return;
+  const cluster::WorkloadRecord& wl = state_->workload(e->workload);
+  bool explicit_tas = false;
+  for (const auto& ps : wl.pod_sets) {
+    explicit_tas = explicit_tas || (ps.spec->topology_request.has_value() && ps.spec->topology_request->IsExplicit());
+  }
+  if (!explicit_tas && !flavor::IsTasOnly(*state_, state_->cq(e->cq))) return;
+  std::vector<flavor::TasPodSetRequest> requests = placer_->Requests(e->cq, e->workload, &e->assignment);
+  flavor::TasPlacementResult result;
+  if (!e->targets.empty()) {
+    for (const auto& t : e->targets) snapshot_->RemoveWorkloadUsage(t.workload);
+    result = placer_->Place(e->cq, e->workload, e->assignment, requests, /*simulate_empty=*/false);
+    for (const auto& t : e->targets) snapshot_->AddWorkloadUsage(t.workload);
+  } else {
+    result = placer_->Place(e->cq, e->workload, e->assignment, requests, /*simulate_empty=*/true);
+  }
+  flavor::UpdateForTasResult(&e->assignment, result);
 }
 
 void Scheduler::GetAssignments(
@@ -143,6 +192,7 @@ void Scheduler::GetAssignments(
       e->assignment = std::move(full);
     }
   }
+  UpdateAssignmentForTas(e);
   // recordAssignment
   e->last_assignment = e->assignment.last_state;
   e->message = e->assignment.Message(*state_, wl);
@@ -179,27 +229,41 @@ void Scheduler::Nominate(std::vector<Entry>* entries, std::vector<Entry>* inadmi
   }
 }
 
-std::vector<FrAmount> Scheduler::EntryUsage(const Entry& e) const {
-  // netUsage: the quota to add, none for a workload that already holds it.
-  if (state_->workload(e.workload).HoldsQuota()) return {};
-  return e.assignment.usage;
+Scheduler::Usage Scheduler::EntryUsage(const Entry& e, std::vector<FrAmount> net_quota) const {
+  // netUsage: the topology usage of the assignment, and the quota to add,
+  // none for a workload that already holds it.
+  Usage usage;
+  const cluster::WorkloadRecord& wl = state_->workload(e.workload);
+  if (state_->gates().topology_aware_scheduling) {
+    usage.tas = flavor::ComputeTasNetUsage(*state_, wl, e.assignment);
+  }
+  if (!wl.HoldsQuota()) usage.quota = std::move(net_quota);
+  return usage;
 }
 
-bool Scheduler::Fits(const Entry& e, const std::vector<FrAmount>& usage,
-                     const std::vector<policy::PreemptionTarget>& targets) const {
+Scheduler::Usage Scheduler::EntryUsage(const Entry& e) const { return EntryUsage(e, e.assignment.usage); }
+
+Scheduler::FitsCheck Scheduler::Fits(const Entry& e, const Usage& usage,
+                                     const std::vector<policy::PreemptionTarget>& targets) const {
   std::vector<WorkloadId> victims = preempted_in_cycle_;
   for (const auto& t : targets) {
     if (!ContainsWorkload(victims, t.workload)) victims.push_back(t.workload);
   }
   for (WorkloadId v : victims) snapshot_->RemoveWorkloadUsage(v);
-  bool fits = snapshot_->FitsQuota(e.cq, usage);
+  FitsCheck check = FitsCheck::kOk;
+  if (!snapshot_->FitsQuota(e.cq, usage.quota)) {
+    check = FitsCheck::kNoQuota;
+  } else if (!snapshot_->FitsTas(usage.tas)) {
+    check = FitsCheck::kNoTas;
+  }
   for (WorkloadId v : victims) snapshot_->AddWorkloadUsage(v);
-  return fits;
+  return check;
 }
 
-void Scheduler::AddTemporaryUsage(CqId cq, std::vector<FrAmount> usage) {
-  snapshot_->AddUsage(cq, usage);
-  temporary_usage_.emplace_back(cq, std::move(usage));
+void Scheduler::AddTemporaryUsage(CqId cq, Usage usage) {
+  snapshot_->AddUsage(cq, usage.quota);
+  snapshot_->AddTasUsage(usage.tas);
+  temporary_usage_.emplace_back(cq, std::move(usage.quota));
 }
 
 void Scheduler::ProcessEntry(Entry* e, CycleResult* result) {
@@ -207,14 +271,24 @@ void Scheduler::ProcessEntry(Entry* e, CycleResult* result) {
   const cluster::WorkloadRecord& wl = state_->workload(e->workload);
 
   // updateAssignmentIfNeeded: recompute when the targets overlap with
-  // targets claimed earlier in the cycle.
-  std::vector<FrAmount> usage = EntryUsage(*e);
+  // targets claimed earlier in the cycle, or when the topology placement
+  // made at nomination no longer fits (workloads of other queues took the
+  // domains earlier in the cycle).
+  Usage usage = EntryUsage(*e);
+  FitsCheck check = Fits(*e, usage, e->targets);
   bool overlap = false;
   for (const auto& t : e->targets) overlap = overlap || ContainsWorkload(preempted_in_cycle_, t.workload);
-  bool fits;
-  if (overlap && state_->gates().recompute_assignment_upon_preemption_targets_overlap) {
-    std::vector<WorkloadId> removed = preempted_in_cycle_;
+  const bool needs_tas_recompute =
+      check == FitsCheck::kNoTas && state_->gates().tas_recompute_assignment_within_scheduling_cycle;
+  const bool needs_overlap_recompute =
+      overlap && state_->gates().recompute_assignment_upon_preemption_targets_overlap;
+  if (needs_overlap_recompute || needs_tas_recompute) {
+    // To see the cluster after the other preemptions of the cycle complete,
+    // their victims are removed.
+    std::vector<WorkloadId> removed;
+    if (needs_overlap_recompute) removed = preempted_in_cycle_;
     for (WorkloadId v : removed) snapshot_->RemoveWorkload(v);
+    // The flavors of the nomination stay (NominationMapping).
     std::vector<std::vector<std::pair<cluster::ResourceId, cluster::FlavorId>>> mapping(wl.pod_sets.size());
     for (const auto& ps : e->assignment.pod_sets) {
       for (const auto& f : ps.flavors) {
@@ -224,12 +298,13 @@ void Scheduler::ProcessEntry(Entry* e, CycleResult* result) {
     state_->workload(e->workload).last_assignment.reset();
     GetAssignments(e, &mapping);
     for (WorkloadId v : removed) snapshot_->AddWorkload(v);
-    if (e->assignment.RepresentativeMode() == AssignmentMode::kFit) {
+    if (needs_overlap_recompute && e->assignment.RepresentativeMode() == AssignmentMode::kFit) {
       e->assignment.SetRepresentativeMode(AssignmentMode::kDeferredFit);
     }
     usage = EntryUsage(*e);
+    check = Fits(*e, usage, e->targets);
   }
-  fits = Fits(*e, usage, e->targets);
+  const bool fits = check == FitsCheck::kOk;
   const AssignmentMode mode = e->assignment.RepresentativeMode();
 
   if (mode == AssignmentMode::kNoFit) {
@@ -262,7 +337,8 @@ void Scheduler::ProcessEntry(Entry* e, CycleResult* result) {
             reserve.push_back({u.fr, amount});
           }
         }
-        AddTemporaryUsage(e->cq, std::move(reserve));
+        // resourcesToReserve: netUsage with the quota to reserve.
+        AddTemporaryUsage(e->cq, EntryUsage(*e, std::move(reserve)));
       }
       return;
     }
@@ -325,9 +401,12 @@ void Scheduler::ProcessEntry(Entry* e, CycleResult* result) {
     preempted_in_cycle_.resize(preempted_in_cycle_.size() - e->targets.size());
     return;
   }
-  // Admission: the usage stays in the tree.
-  snapshot_->AddUsage(e->cq, usage);
-  Admit(e, usage, result);
+  // Admission: the quota usage stays in the tree; the topology usage stays
+  // for the rest of the cycle and enters the TAS cache when it ends.
+  snapshot_->AddUsage(e->cq, usage.quota);
+  snapshot_->AddTasUsage(usage.tas);
+  snapshot_->AccountAdmission(e->workload);
+  Admit(e, usage.quota, result);
 }
 
 void Scheduler::Admit(Entry* e, const std::vector<FrAmount>& usage, CycleResult* result) {
@@ -353,6 +432,7 @@ void Scheduler::Admit(Entry* e, const std::vector<FrAmount>& usage, CycleResult*
       out.entries.push_back({f.resource, f.flavor, amount});
     }
     out.topology_assignment = ps.topology_assignment;
+    out.delayed_topology_pending = ps.delayed_topology_pending;
   }
   wl.admission = std::move(admission);
   wl.admitted_in_cycle = true;
@@ -421,7 +501,7 @@ size_t Scheduler::NextFairSharingEntry(const std::vector<Entry>& entries, const 
   std::map<size_t, std::vector<FrAmount>> requested;
   for (size_t i : in_tree) {
     const Entry& e = entries[i];
-    std::vector<FrAmount> usage = EntryUsage(e);
+    std::vector<FrAmount> usage = EntryUsage(e).quota;
     snapshot_->AddUsage(e.cq, usage);
     cluster::NodeId n = state_->cq(e.cq).node;
     quota::Drs share = tree.DominantResourceShare(n);
@@ -522,6 +602,7 @@ CycleResult Scheduler::RunCycle(SimTime now) {
     snapshot_->RemoveUsage(it->first, it->second);
   }
   temporary_usage_.clear();
+  snapshot_->FinishCycle();
   for (WorkloadId id : admitted_in_cycle_) state_->workload(id).admitted_in_cycle = false;
 
   for (Entry& e : entries) {

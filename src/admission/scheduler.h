@@ -15,6 +15,7 @@
 
 #include "kueuesim/cluster/cluster_state.h"
 #include "kueuesim/cluster/snapshot.h"
+#include "kueuesim/cluster/tas_cache.h"
 #include "kueuesim/flavor/assignment.h"
 #include "kueuesim/flavor/flavor_assigner.h"
 #include "kueuesim/policy/preemption.h"
@@ -59,9 +60,14 @@ struct CycleResult {
 
 class Scheduler : public flavor::PreemptionOracle {
  public:
-  // `afs` may be null (admission fair sharing off).
+  // `afs` may be null (admission fair sharing off); `placer` may be null
+  // (no topology-aware scheduling).
   Scheduler(cluster::ClusterState* state, queue::QueueManager* queues,
             policy::PreemptionPolicy* preemption, flavor::TopologyPlacer* placer,
+            cluster::AdmissionFairSharing* afs);
+  // As above, owning the placer.
+  Scheduler(cluster::ClusterState* state, queue::QueueManager* queues,
+            policy::PreemptionPolicy* preemption, std::unique_ptr<flavor::TopologyPlacer> placer,
             cluster::AdmissionFairSharing* afs);
 
   // Runs one cycle at simulated time `now`. The reservations are already
@@ -79,6 +85,14 @@ class Scheduler : public flavor::PreemptionOracle {
 
  private:
   enum class EntryStatus { kNotNominated, kNominated, kSkipped, kPreemptionGated, kEvicted, kAssumed };
+  // schdcache.FitsCheck
+  enum class FitsCheck { kOk, kNoQuota, kNoTas };
+
+  // workload.Usage: quota and topology usage.
+  struct Usage {
+    std::vector<cluster::FrAmount> quota;
+    cluster::TasUsage tas;
+  };
 
   struct Entry {
     WorkloadId workload = cluster::kNone;
@@ -100,20 +114,23 @@ class Scheduler : public flavor::PreemptionOracle {
                           nomination_mapping);
   std::vector<policy::PreemptionTarget> GetTargets(WorkloadId workload, CqId cq,
                                                    const flavor::Assignment& assignment);
-  std::vector<cluster::FrAmount> EntryUsage(const Entry& e) const;
-  bool Fits(const Entry& e, const std::vector<cluster::FrAmount>& usage,
-            const std::vector<policy::PreemptionTarget>& targets) const;
+  void UpdateAssignmentForTas(Entry* e);
+  Usage EntryUsage(const Entry& e, std::vector<cluster::FrAmount> net_quota) const;
+  Usage EntryUsage(const Entry& e) const;
+  FitsCheck Fits(const Entry& e, const Usage& usage,
+                 const std::vector<policy::PreemptionTarget>& targets) const;
   void ProcessEntry(Entry* e, CycleResult* result);
   void Admit(Entry* e, const std::vector<cluster::FrAmount>& usage, CycleResult* result);
   std::vector<size_t> ClassicalOrder(const std::vector<Entry>& entries) const;
   size_t NextFairSharingEntry(const std::vector<Entry>& entries, const std::vector<bool>& done);
   void Requeue(Entry* e, CycleResult* result);
-  void AddTemporaryUsage(CqId cq, std::vector<cluster::FrAmount> usage);
+  void AddTemporaryUsage(CqId cq, Usage usage);
 
   cluster::ClusterState* state_;
   queue::QueueManager* queues_;
   policy::PreemptionPolicy* preemption_;
   flavor::TopologyPlacer* placer_;
+  std::unique_ptr<flavor::TopologyPlacer> owned_placer_;
   cluster::AdmissionFairSharing* afs_;
   std::unique_ptr<cluster::SchedulingSnapshot> snapshot_;
   int64_t cycle_ = 0;

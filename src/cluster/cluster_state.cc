@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "kueuesim/base/status.h"
+#include "kueuesim/cluster/tas_cache.h"
 
 namespace kueuesim::cluster {
 namespace {
@@ -53,6 +54,20 @@ uint64_t HashCombine(uint64_t seed, uint64_t value) {
   value *= 0x94d049bb133111ebULL;
   value ^= value >> 31;
   return seed ^ value;
+}
+
+// The DRA charger of a cluster (Kueue's ResourceMapper plus what its
+// workload controller reads: DeviceClasses, claim templates, slices).
+absl::StatusOr<std::unique_ptr<dra::Charger>> NewDraCharger(const scenario::ClusterSpec& spec,
+                                                           const model::FeatureGates& gates) {
+  dra::ChargerInputs inputs;
+  inputs.mappings = spec.configuration.device_class_mappings;
+  inputs.mappings_source = spec.configuration.source;
+  inputs.device_classes = &spec.device_classes;
+  inputs.templates = &spec.resource_claim_templates;
+  inputs.slices = &spec.resource_slices;
+  inputs.gates = gates;
+  return dra::Charger::Create(inputs);
 }
 
 uint64_t HashString(std::string_view text) {
@@ -103,6 +118,25 @@ int32_t LastAssignmentState::NextFlavorToTry(size_t pod_set, ResourceId resource
     if (r == resource) return idx + 1;
   }
   return 0;
+}
+
+ClusterState::~ClusterState() = default;
+
+bool ClusterState::HasAdmissionCheckController(CqId cq, std::string_view controller,
+                                               FlavorId flavor) const {
+  for (const auto& ref : cqs_[static_cast<size_t>(cq)].spec->admission_checks) {
+    const model::AdmissionCheck* check = nullptr;
+    for (const auto& c : spec_.admission_checks) {
+      if (c.meta.name == ref.name) check = &c;
+    }
+    if (check == nullptr || check->controller_name != controller) continue;
+    if (flavor == kNone || ref.on_flavors.empty()) return true;
+    if (std::find(ref.on_flavors.begin(), ref.on_flavors.end(), flavors_[static_cast<size_t>(flavor)].name) !=
+        ref.on_flavors.end()) {
+      return true;
+    }
+  }
+  return false;
 }
 
 ResourceId ClusterState::InternResource(std::string_view name) {
@@ -203,12 +237,16 @@ int32_t ClusterState::ResolvePriority(const model::Workload& spec) const {
                      : find(workload_priority_classes_, spec.priority_class_name);
     if (value.has_value()) return *value;
   }
-  if (spec.source_kind != model::WorkloadSourceKind::kJob) return 0;
-  // Job integration (jobframework): the WorkloadPriorityClass label, then
-  // the pod PriorityClass, then the global default, then the "default"
-  // WorkloadPriorityClass.
+  if (spec.source_kind == model::WorkloadSourceKind::kWorkload) return 0;
+  // Job integrations (jobframework): the WorkloadPriorityClass label — which
+  // the webhook sets to "default" when there is none and a
+  // WorkloadPriorityClass named "default" exists
+  // (ApplyDefaultWorkloadPriorityClass, WorkloadPriorityClassDefaulting) —
+  // then the pod PriorityClass, then the global default.
   if (auto it = spec.meta.labels.find(kPriorityClassLabel); it != spec.meta.labels.end()) {
     if (auto value = find(workload_priority_classes_, it->second)) return *value;
+  } else if (gates_.workload_priority_class_defaulting) {
+    if (auto value = find(workload_priority_classes_, "default")) return *value;
   }
   for (const auto& pod_set : spec.pod_sets) {
     if (pod_set.priority_class_name.empty()) continue;
@@ -216,9 +254,6 @@ int32_t ClusterState::ResolvePriority(const model::Workload& spec) const {
     break;
   }
   if (global_default_priority_.has_value()) return *global_default_priority_;
-  if (gates_.workload_priority_class_defaulting) {
-    if (auto value = find(workload_priority_classes_, "default")) return *value;
-  }
   return 0;
 }
 
@@ -287,6 +322,37 @@ absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model
   record.duration = spec->duration;
   record.startup_delay = spec->startup_delay.value_or(default_startup_delay_);
   record.has_closed_preemption_gate = !spec->preemption_gates.empty();
+  // DRA (Kueue's workload controller, handleDRA, before it queues a pending
+  // workload): per pod set the logical resources its claims are charged and
+  // the extended resources they replace, or why the workload is refused.
+  // Workloads admitted in their input status keep their admission's usage.
+  std::vector<dra::PodSetCharge> dra_charges;
+  bool dra_refused = false;
+  if (dra_charger_ == nullptr) {
+    for (const auto& pod_set : spec->pod_sets) {
+      if (pod_set.resource_claims.empty()) continue;
+      // Claims without any DRA object in the cluster: charged (and
+      // refused) as Kueue would, against nothing.
+      KUEUESIM_ASSIGN_OR_RETURN(dra_charger_, NewDraCharger(spec_, gates_));
+      break;
+    }
+  }
+  if (dra_charger_ != nullptr) {
+    for (size_t i = 0; i < spec->pod_sets.size(); ++i) {
+      const model::PodSet& pod_set = spec->pod_sets[i];
+      std::map<std::string, Amount> requests;
+      for (const auto& request : pod_set.requests) requests[request.name] = request.amount;
+      if (!dra_charger_->Applies(pod_set, requests)) {
+        dra_charges.emplace_back();
+        continue;
+      }
+      dra_charges.push_back(
+          dra_charger_->Charge(spec->meta.namespace_, pod_set, requests, static_cast<int>(i)));
+    }
+    std::string reason = dra::WorkloadInadmissibleReason(dra_charges);
+    dra_refused = !reason.empty();
+    if (!spec->admission.has_value()) record.inadmissible_reason = std::move(reason);
+  }
   uint64_t hash = HashCombine(0, static_cast<uint64_t>(static_cast<uint32_t>(record.priority)));
   for (const auto& pod_set : spec->pod_sets) {
     PodSetInfo info;
@@ -295,6 +361,22 @@ absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model
     info.min_count = pod_set.min_count.value_or(pod_set.count);
     if (info.min_count < info.count) record.partially_admissible = true;
     KUEUESIM_ASSIGN_OR_RETURN(info.per_pod, EffectiveRequests(pod_set, record.key));
+    if (tas_ != nullptr) info.tas_per_pod = tas_->ToRequests(pod_set.requests);
+    // DRA applies after the excluded prefixes and transformations
+    // (totalRequestsFromPodSets): the replaced extended resources go, the
+    // logical resources are added, neither transformed.
+    const size_t ps_index = static_cast<size_t>(&pod_set - spec->pod_sets.data());
+    if (!dra_refused && ps_index < dra_charges.size() &&
+        (!dra_charges[ps_index].dra_requests.empty() ||
+         !dra_charges[ps_index].replaced_extended_resources.empty())) {
+      const dra::PodSetCharge& charge = dra_charges[ps_index];
+      std::map<std::string, Amount> merged;
+      for (const auto& r : info.per_pod) merged[resources_[static_cast<size_t>(r.resource)]] = r.amount;
+      for (const auto& name : charge.replaced_extended_resources) merged.erase(name);
+      for (const auto& [name, amount] : charge.dra_requests) merged[name] = AddAmounts(merged[name], amount);
+      info.per_pod.clear();
+      for (const auto& [name, amount] : merged) info.per_pod.push_back({InternResource(name), amount});
+    }
     // Scheduling-equivalence hash: priority and the shape of each pod set.
     hash = HashCombine(hash, HashString(pod_set.name));
     hash = HashCombine(hash, static_cast<uint64_t>(info.count));
@@ -307,17 +389,34 @@ absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model
       hash = HashCombine(hash, HashString(k));
       hash = HashCombine(hash, HashString(v));
     }
-    for (const auto& term : pod_set.required_affinity) {
-      for (const auto& requirement : term.match_expressions) {
+    // Every list is hashed with its length, so that term and value
+    // boundaries count ([{A},{B}] is A OR B, [{A,B}] is A AND B).
+    const auto hash_requirements = [&](const std::vector<model::SelectorRequirement>& requirements) {
+      hash = HashCombine(hash, requirements.size());
+      for (const auto& requirement : requirements) {
         hash = HashCombine(hash, HashString(requirement.key));
         hash = HashCombine(hash, static_cast<uint64_t>(requirement.op));
+        hash = HashCombine(hash, requirement.values.size());
         for (const auto& value : requirement.values) hash = HashCombine(hash, HashString(value));
       }
+    };
+    hash = HashCombine(hash, pod_set.required_affinity.size());
+    for (const auto& term : pod_set.required_affinity) {
+      hash_requirements(term.match_expressions);
+      hash_requirements(term.match_fields);
     }
+    hash = HashCombine(hash, pod_set.preferred_affinity.size());
+    for (const auto& term : pod_set.preferred_affinity) {
+      hash = HashCombine(hash, static_cast<uint64_t>(term.weight));
+      hash_requirements(term.preference.match_expressions);
+      hash_requirements(term.preference.match_fields);
+    }
+    hash = HashCombine(hash, pod_set.tolerations.size());
     for (const auto& toleration : pod_set.tolerations) {
       hash = HashCombine(hash, HashString(toleration.key));
       hash = HashCombine(hash, HashString(toleration.value));
       hash = HashCombine(hash, static_cast<uint64_t>(toleration.op));
+      hash = HashCombine(hash, toleration.effect.has_value() ? static_cast<uint64_t>(*toleration.effect) + 1 : 0);
     }
     if (pod_set.topology_request.has_value()) {
       const auto& tr = *pod_set.topology_request;
@@ -438,7 +537,8 @@ absl::StatusOr<std::unique_ptr<ClusterState>> ClusterState::Build(const scenario
       info.groups.push_back(std::move(rg));
     }
     std::vector<std::string> reasons;
-    if (cq.stop_policy != model::StopPolicy::kNone) reasons.push_back("is stopped");
+    info.stopped = cq.stop_policy != model::StopPolicy::kNone;
+    if (info.stopped) reasons.push_back("is stopped");
     if (!missing_flavors.empty()) {
       std::string names;
       for (const auto& n : missing_flavors) names += (names.empty() ? "" : ",") + n;
@@ -492,6 +592,7 @@ absl::StatusOr<std::unique_ptr<ClusterState>> ClusterState::Build(const scenario
     info.ns = state->FindOrAddNamespace(lq.meta.namespace_);
     info.cq = state->FindClusterQueue(lq.cluster_queue);
     info.spec = &lq;
+    info.stop_policy = lq.stop_policy;
     state->lq_index_.emplace(info.namespace_ + "/" + info.name, static_cast<LqId>(state->lqs_.size()));
     state->lqs_.push_back(std::move(info));
   }
@@ -505,6 +606,12 @@ absl::StatusOr<std::unique_ptr<ClusterState>> ClusterState::Build(const scenario
       state->global_default_priority_ = pc.value;
     }
   }
+  // DRA: compiles the CEL of DeviceClasses, claim templates and mappings,
+  // and validates the mappings as Kueue validates its Configuration.
+  if (!own.configuration.device_class_mappings.empty() || !own.device_classes.empty() ||
+      !own.resource_claim_templates.empty() || !own.resource_slices.empty()) {
+    KUEUESIM_ASSIGN_OR_RETURN(state->dra_charger_, NewDraCharger(own, state->gates_));
+  }
   // Group-of-resource tables, now that every resource is interned.
   for (auto& info : state->cqs_) {
     info.group_of_resource.assign(static_cast<size_t>(state->num_resources()), kNone);
@@ -514,6 +621,31 @@ absl::StatusOr<std::unique_ptr<ClusterState>> ClusterState::Build(const scenario
       }
     }
     info.covers_pods = info.GroupOf(state->pods_resource_) != kNone;
+  }
+
+  // Topology-aware scheduling: the TAS flavors' snapshots. A ClusterQueue
+  // using a TAS flavor whose Topology does not exist is inactive
+  // (clusterQueue.isTASViolated), unless it uses MultiKueue (topology is
+  // assigned on the worker).
+  bool any_tas_flavor = false;
+  for (const auto& flavor : own.resource_flavors) any_tas_flavor |= !flavor.topology_name.empty();
+  if (state->gates_.topology_aware_scheduling && any_tas_flavor) {
+    state->tas_ = std::make_unique<TasCache>(*state, own);
+    for (CqId id = 0; id < state->num_cluster_queues(); ++id) {
+      ClusterQueueInfo& info = state->cqs_[static_cast<size_t>(id)];
+      if (state->HasAdmissionCheckController(id, model::kMultiKueueControllerName, kNone)) continue;
+      std::vector<std::string> reasons;
+      for (const auto& group : info.groups) {
+        for (FlavorId f : group.flavors) {
+          const FlavorInfo& flavor = state->flavor(f);
+          if (!flavor.exists || flavor.spec->topology_name.empty() || state->tas_->IsTasFlavor(f)) continue;
+          reasons.push_back(fmt::format("there is no Topology \"{}\" for TAS flavor \"{}\"",
+                                        flavor.spec->topology_name, flavor.name));
+        }
+      }
+      for (const auto& r : reasons) info.inactive_reason += (info.inactive_reason.empty() ? "" : ", ") + r;
+      if (!reasons.empty()) info.active = false;
+    }
   }
   return state;
 }

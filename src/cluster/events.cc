@@ -27,6 +27,14 @@ std::string_view EventTypeName(EventType type) {
       return "Deactivated";
     case EventType::kDeleted:
       return "Deleted";
+    case EventType::kAdmittedAtStart:
+      return "AdmittedAtStart";
+    case EventType::kHeld:
+      return "Held";
+    case EventType::kChanged:
+      return "Changed";
+    case EventType::kInadmissible:
+      return "Inadmissible";
     case EventType::kGroupCreated:
       return "GroupCreated";
     case EventType::kGroupReady:

@@ -9,12 +9,45 @@ namespace kueuesim::cluster {
 
 SchedulingSnapshot::SchedulingSnapshot(ClusterState* state, SimTime now, const AdmissionFairSharing* afs)
     : state_(state), now_(now), afs_(afs) {
+  if (state_->tas() != nullptr) state_->tas()->BeginCycle(*state_);
   if (afs_ != nullptr && afs_->Enabled()) {
     lq_usage_.resize(static_cast<size_t>(state_->num_local_queues()));
     for (LqId lq = 0; lq < state_->num_local_queues(); ++lq) {
       lq_usage_[static_cast<size_t>(lq)] = afs_->Usage(lq);
     }
   }
+}
+
+SchedulingSnapshot::~SchedulingSnapshot() { FinishCycle(); }
+
+void SchedulingSnapshot::FinishCycle() {
+  if (finished_) return;
+  finished_ = true;
+  if (state_->tas() != nullptr) state_->tas()->EndCycle(*state_);
+}
+
+void SchedulingSnapshot::UpdateTasUsageOf(WorkloadId id, bool add) {
+  TasCache* tas = state_->tas();
+  if (tas == nullptr) return;
+  const TasUsage* usage = tas->AccountedUsage(id);
+  if (usage == nullptr) return;
+  if (add) {
+    tas->AddUsage(*usage);
+  } else {
+    tas->RemoveUsage(*usage);
+  }
+}
+
+void SchedulingSnapshot::AddTasUsage(const TasUsage& usage) {
+  if (state_->tas() != nullptr) state_->tas()->AddCycleUsage(usage);
+}
+
+bool SchedulingSnapshot::FitsTas(const TasUsage& usage) const {
+  return state_->tas() == nullptr || state_->tas()->Fits(usage);
+}
+
+void SchedulingSnapshot::AccountAdmission(WorkloadId id) {
+  if (state_->tas() != nullptr) state_->tas()->AccountAfterCycle(id);
 }
 
 std::optional<double> SchedulingSnapshot::LocalQueueFsUsage(WorkloadId id) const {
@@ -42,6 +75,7 @@ void SchedulingSnapshot::RemoveWorkload(WorkloadId id) {
   KUEUESIM_CHECK(wl.admission.has_value() && !wl.snapshot_removed);
   wl.snapshot_removed = true;
   state_->tree().RemoveUsage(state_->cq(wl.admission->cq).node, wl.admission->usage);
+  UpdateTasUsageOf(id, false);
 }
 
 void SchedulingSnapshot::AddWorkload(WorkloadId id) {
@@ -49,16 +83,19 @@ void SchedulingSnapshot::AddWorkload(WorkloadId id) {
   KUEUESIM_CHECK(wl.admission.has_value() && wl.snapshot_removed);
   wl.snapshot_removed = false;
   state_->tree().AddUsage(state_->cq(wl.admission->cq).node, wl.admission->usage);
+  UpdateTasUsageOf(id, true);
 }
 
 void SchedulingSnapshot::RemoveWorkloadUsage(WorkloadId id) {
   const WorkloadRecord& wl = state_->workload(id);
   state_->tree().RemoveUsage(state_->cq(wl.admission->cq).node, wl.admission->usage);
+  UpdateTasUsageOf(id, false);
 }
 
 void SchedulingSnapshot::AddWorkloadUsage(WorkloadId id) {
   const WorkloadRecord& wl = state_->workload(id);
   state_->tree().AddUsage(state_->cq(wl.admission->cq).node, wl.admission->usage);
+  UpdateTasUsageOf(id, true);
 }
 
 void SchedulingSnapshot::AddUsage(CqId cq, std::span<const FrAmount> usage) {

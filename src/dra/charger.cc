@@ -303,10 +303,11 @@ struct Charger::Impl {
   std::string ChargeTemplates(const std::string& ns, const model::PodSet& pod_set, const std::string& ps_path,
                               std::map<std::string, Amount>* dra) const;
   std::string PreCheckClaim(const TemplateInfo& info, const std::string& claim_path) const;
-  std::string ChargeExtendedResources(const std::string& ps_path,
-                                      const std::map<std::string, Amount>& requests,
-                                      std::map<std::string, Amount>* dra,
-                                      std::set<std::string>* replaced) const;
+  // Returns the field errors (Kueue aggregates them over all pod sets).
+  std::vector<std::string> ChargeExtendedResources(const std::string& ps_path,
+                                                   const std::map<std::string, Amount>& requests,
+                                                   std::map<std::string, Amount>* dra,
+                                                   std::set<std::string>* replaced) const;
   std::string ChargeCounters(const std::string& ns, const model::PodSet& pod_set, const std::string& ps_path,
                              std::map<std::string, Amount>* dra) const;
   std::string ChargeCapacity(const std::string& ns, const model::PodSet& pod_set, const std::string& ps_path,
@@ -771,10 +772,10 @@ std::string Charger::Impl::ChargeTemplates(const std::string& ns, const model::P
 }
 
 // ResolveExtendedResourceQuota for one pod set, on its per-pod requests.
-std::string Charger::Impl::ChargeExtendedResources(const std::string& ps_path,
-                                                   const std::map<std::string, Amount>& requests,
-                                                   std::map<std::string, Amount>* dra,
-                                                   std::set<std::string>* replaced) const {
+std::vector<std::string> Charger::Impl::ChargeExtendedResources(const std::string& ps_path,
+                                                                const std::map<std::string, Amount>& requests,
+                                                                std::map<std::string, Amount>* dra,
+                                                                std::set<std::string>* replaced) const {
   std::vector<std::string> errors;
   std::map<std::string, Amount> aggregated;
   for (const auto& [name, amount] : requests) {
@@ -809,10 +810,10 @@ std::string Charger::Impl::ChargeExtendedResources(const std::string& ps_path,
   }
   if (!errors.empty()) {
     replaced->clear();
-    return Aggregate(errors);
+    return errors;
   }
   for (const auto& [key, amount] : aggregated) (*dra)[key] = AddAmounts((*dra)[key], amount);
-  return "";
+  return {};
 }
 
 std::string Charger::Impl::MatchForSource(const std::string& driver, const CelExpression& source_selector,
@@ -1044,11 +1045,17 @@ std::string Charger::Impl::ChargeCapacity(const std::string& ns, const model::Po
 }
 
 PodSetCharge Charger::Charge(const std::string& namespace_, const model::PodSet& pod_set,
-                             const std::map<std::string, Amount>& per_pod_requests) const {
+                             const std::map<std::string, Amount>& per_pod_requests, int pod_set_index) const {
   const Impl& impl = *impl_;
   const model::FeatureGates& gates = impl.gates;
   PodSetCharge out;
   out.per_pod_requests = per_pod_requests;
+  auto refuse = [&out](ChargeStage stage, std::vector<std::string> errors) {
+    out.refused_at = stage;
+    out.inadmissible_reason = Aggregate(errors);
+    out.errors = std::move(errors);
+    return out;
+  };
 
   bool has_claim_by_name = false;
   for (const model::PodResourceClaim& claim : pod_set.resource_claims) {
@@ -1056,38 +1063,59 @@ PodSetCharge Charger::Charge(const std::string& namespace_, const model::PodSet&
   }
   if (!gates.kueue_dra_integration) {
     if (gates.kueue_dra_reject_workloads_when_dra_disabled && !pod_set.resource_claims.empty()) {
-      out.inadmissible_reason =
-          "Workload uses DRA resources but the KueueDRAIntegration feature gate is not enabled";
+      return refuse(ChargeStage::kWorkload,
+                    {"Workload uses DRA resources but the KueueDRAIntegration feature gate is not enabled"});
     }
     return out;
   }
   if (has_claim_by_name) {
-    out.inadmissible_reason = "KueueDRAIntegration feature does not support use of resource claims";
-    return out;
+    return refuse(ChargeStage::kWorkload, {"KueueDRAIntegration feature does not support use of resource claims"});
   }
 
-  const std::string ps_path = fmt::format("spec.podSets[{}]", pod_set.name);
+  const std::string ps_path = pod_set_index >= 0 ? fmt::format("spec.podSets[{}]", pod_set_index)
+                                                 : fmt::format("spec.podSets[{}]", pod_set.name);
   std::map<std::string, Amount> dra;
   std::set<std::string> replaced;
-  std::string reason = impl.ChargeTemplates(namespace_, pod_set, ps_path, &dra);
-  if (reason.empty() && gates.kueue_dra_integration_extended_resource) {
-    reason = impl.ChargeExtendedResources(ps_path, per_pod_requests, &dra, &replaced);
+  if (std::string reason = impl.ChargeTemplates(namespace_, pod_set, ps_path, &dra); !reason.empty()) {
+    return refuse(ChargeStage::kTemplates, {std::move(reason)});
   }
-  if (reason.empty() && gates.kueue_dra_integration_partitionable_devices) {
-    reason = impl.ChargeCounters(namespace_, pod_set, ps_path, &dra);
+  if (gates.kueue_dra_integration_extended_resource) {
+    std::vector<std::string> errors = impl.ChargeExtendedResources(ps_path, per_pod_requests, &dra, &replaced);
+    if (!errors.empty()) return refuse(ChargeStage::kExtendedResources, std::move(errors));
   }
-  if (reason.empty() && gates.kueue_dra_integration_consumable_capacity) {
-    reason = impl.ChargeCapacity(namespace_, pod_set, ps_path, &dra);
+  if (gates.kueue_dra_integration_partitionable_devices) {
+    if (std::string reason = impl.ChargeCounters(namespace_, pod_set, ps_path, &dra); !reason.empty()) {
+      return refuse(ChargeStage::kCounters, {std::move(reason)});
+    }
   }
-  if (!reason.empty()) {
-    out.inadmissible_reason = std::move(reason);
-    return out;
+  if (gates.kueue_dra_integration_consumable_capacity) {
+    if (std::string reason = impl.ChargeCapacity(namespace_, pod_set, ps_path, &dra); !reason.empty()) {
+      return refuse(ChargeStage::kCapacity, {std::move(reason)});
+    }
   }
   for (const std::string& name : replaced) out.per_pod_requests.erase(name);
   for (const auto& [name, amount] : dra) {
     out.per_pod_requests[name] = AddAmounts(out.per_pod_requests[name], amount);
   }
+  out.replaced_extended_resources = std::move(replaced);
+  out.dra_requests = std::move(dra);
   return out;
+}
+
+std::string WorkloadInadmissibleReason(const std::vector<PodSetCharge>& charges) {
+  const PodSetCharge* first = nullptr;
+  for (const PodSetCharge& charge : charges) {
+    if (charge.refused_at == ChargeStage::kNone) continue;
+    if (first == nullptr || charge.refused_at < first->refused_at) first = &charge;
+  }
+  if (first == nullptr) return "";
+  if (first->refused_at != ChargeStage::kExtendedResources) return first->inadmissible_reason;
+  std::vector<std::string> errors;
+  for (const PodSetCharge& charge : charges) {
+    if (charge.refused_at != ChargeStage::kExtendedResources) continue;
+    errors.insert(errors.end(), charge.errors.begin(), charge.errors.end());
+  }
+  return Aggregate(errors);
 }
 
 }  // namespace kueuesim::dra

@@ -164,6 +164,64 @@ void Assignment::SetRepresentativeMode(AssignmentMode mode) {
   }
 }
 
+void Assignment::UpdateMode(size_t pod_set, AssignmentMode mode) {
+  if (pod_set >= pod_sets.size()) return;
+  for (auto& f : pod_sets[pod_set].flavors) f.mode = mode;
+  mode_override = mode;
+}
+
+void UpdateForTasResult(Assignment* assignment, const TasPlacementResult& result) {
+  for (const auto& ps : result.pod_sets) {
+    PodSetAssignmentResult& out = assignment->pod_sets[ps.pod_set];
+    out.topology_assignment = ps.assignment;
+    // A delayed request that got its topology is Ready.
+    if (ps.assignment.has_value()) out.delayed_topology_pending = false;
+  }
+}
+
+cluster::TasUsage ComputeTasNetUsage(const cluster::ClusterState& state,
+                                     const cluster::WorkloadRecord& workload,
+                                     const Assignment& assignment) {
+  cluster::TasUsage usage;
+  const cluster::TasCache* tas = state.tas();
+  if (tas == nullptr) return usage;
+  for (const auto& ps : assignment.pod_sets) {
+    if (!ps.topology_assignment.has_value()) continue;
+    // onlyTASFlavor
+    FlavorId flavor = kNone;
+    bool several = false;
+    for (const auto& f : ps.flavors) {
+      if (!tas->IsTasFlavor(f.flavor)) continue;
+      if (flavor != kNone && flavor != f.flavor) several = true;
+      flavor = f.flavor;
+    }
+    if (flavor == kNone || several) continue;
+    const size_t index = static_cast<size_t>(ps.pod_set_index);
+    // Pods the current admission already places on a domain are accounted.
+    const model::TopologyAssignment* previous = nullptr;
+    if (workload.admission.has_value() && index < workload.admission->pod_sets.size() &&
+        workload.admission->pod_sets[index].topology_assignment.has_value()) {
+      previous = &*workload.admission->pod_sets[index].topology_assignment;
+    }
+    for (const auto& domain : ps.topology_assignment->domains) {
+      int32_t count = domain.count;
+      if (previous != nullptr) {
+        for (const auto& d : previous->domains) {
+          if (d.values == domain.values) count -= d.count;
+        }
+      }
+      if (count <= 0) continue;
+      cluster::TasDomainUsage d;
+      d.flavor = flavor;
+      d.usage.values = domain.values;
+      d.usage.single_pod_requests = workload.pod_sets[index].tas_per_pod;
+      d.usage.count = count;
+      usage.push_back(std::move(d));
+    }
+  }
+  return usage;
+}
+
 std::vector<FrId> Assignment::FrsNeedingPreemption(const cluster::ClusterState& state) const {
   std::vector<FrId> frs;
   for (const auto& ps : pod_sets) {
@@ -345,28 +403,32 @@ Assignment FlavorAssigner::Assign(const std::vector<int32_t>* counts) {
   }
   if (assignment.RepresentativeMode() == AssignmentMode::kNoFit) return assignment;
 
-  // Topology-aware scheduling (TAS pass inside Assign).
+  // Topology-aware scheduling (the TAS pass of Assign).
   if (placer_ != nullptr && state_.gates().topology_aware_scheduling) {
+    const std::vector<TasPodSetRequest> requests = placer_->Requests(cq_, workload_id_, &assignment);
     if (assignment.RepresentativeMode() == AssignmentMode::kFit) {
-      if (auto failure = placer_->Place(cq_, workload_id_, &assignment, /*simulate_empty=*/false)) {
-        auto& ps = assignment.pod_sets[*failure];
-        ps.reasons.push_back("topology placement failed");
-        for (auto& f : ps.flavors) f.mode = AssignmentMode::kPreempt;
-        assignment.mode_override = AssignmentMode::kPreempt;
+      TasPlacementResult result = placer_->Place(cq_, workload_id_, assignment, requests,
+                                                 /*simulate_empty=*/false);
+      if (auto failure = result.Failure()) {
+        // At least one pod set does not fit: it may after preemptions.
+        const auto& failed = result.pod_sets[*failure];
+        assignment.pod_sets[failed.pod_set].reasons.push_back(failed.failure_reason);
+        assignment.UpdateMode(failed.pod_set, AssignmentMode::kPreempt);
+      } else {
+        UpdateForTasResult(&assignment, result);
       }
     }
     if (assignment.RepresentativeMode() == AssignmentMode::kPreempt) {
-      if (auto failure = placer_->Place(cq_, workload_id_, &assignment, /*simulate_empty=*/true)) {
-        auto& ps = assignment.pod_sets[*failure];
-        for (auto& f : ps.flavors) f.mode = AssignmentMode::kNoFit;
-        assignment.mode_override = AssignmentMode::kNoFit;
+      TasPlacementResult result = placer_->Place(cq_, workload_id_, assignment, requests,
+                                                 /*simulate_empty=*/true);
+      if (auto failure = result.Failure()) {
+        // It does not fit even if every TAS workload were preempted.
+        assignment.UpdateMode(result.pod_sets[*failure].pod_set, AssignmentMode::kNoFit);
       } else {
-        for (auto& ps : assignment.pod_sets) {
-          if (!IsTasRequested(state_, cq_info_, *workload_.pod_sets[static_cast<size_t>(ps.pod_set_index)].spec)) {
-            continue;
-          }
-          for (auto& f : ps.flavors) f.mode = AssignmentMode::kPreempt;
-          assignment.mode_override = AssignmentMode::kPreempt;
+        // Preemption may be needed even where the quota fits (Fit): the
+        // capacity may be fragmented.
+        for (const auto& request : requests) {
+          assignment.UpdateMode(request.pod_set, AssignmentMode::kPreempt);
         }
       }
     }
@@ -541,21 +603,27 @@ std::vector<std::string> FlavorAssigner::CheckFlavorForPodSets(
   for (size_t i : pod_sets) {
     const model::PodSet& ps = *workload_.pod_sets[i].spec;
     if (state_.gates().topology_aware_scheduling) {
+      // checkPodSetAndFlavorMatchForTAS
       if (IsTasRequested(state_, cq_info_, ps)) {
+        // Not explicit: implied by a TAS-only ClusterQueue, every flavor matches.
         const bool implied = !(ps.topology_request.has_value() && ps.topology_request->IsExplicit());
         if (!implied) {
           if (spec.topology_name.empty()) {
+            // Accepted only when it provides none of the pod's resources
+            // (resources.NewRequestsFromPodSpec: the template's requests).
             bool overlaps = false;
-            for (const auto& r : workload_.pod_sets[i].per_pod) {
-              if (std::find(group.covered.begin(), group.covered.end(), r.resource) != group.covered.end()) {
-                overlaps = true;
+            for (const auto& r : ps.requests) {
+              for (ResourceId covered : group.covered) {
+                overlaps = overlaps || state_.resource_name(covered) == r.name;
               }
             }
             if (overlaps) {
               return {fmt::format("Flavor \"{}\" does not support TopologyAwareScheduling", flavor.name)};
             }
-          } else if (placer_ == nullptr) {
+          } else if (state_.tas() == nullptr || !state_.tas()->IsTasFlavor(flavor_id)) {
             return {fmt::format("Flavor \"{}\" information missing in TAS cache", flavor.name)};
+          } else if (!state_.tas()->Snapshot(flavor_id).HasLevel(*ps.topology_request)) {
+            return {fmt::format("Flavor \"{}\" does not contain the requested level", flavor.name)};
           }
         }
       } else if (!spec.topology_name.empty()) {

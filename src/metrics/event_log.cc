@@ -77,7 +77,10 @@ void EventLogWriter::OnEvent(const cluster::SimEvent& event) {
     out.append(", \"worker\": ");
     AppendJsonString(&out, event.worker);
   }
-  if (!event.object.empty()) {
+  if (event.type == cluster::EventType::kChanged) {
+    out.append(", \"object\": ");
+    AppendJsonString(&out, event.object);
+  } else if (!event.object.empty()) {
     out.append(", \"leaderWorkerSet\": ");
     AppendJsonString(&out, event.object);
     if (event.group >= 0) out.append(fmt::format(", \"group\": {}", event.group));

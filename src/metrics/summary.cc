@@ -145,11 +145,18 @@ void SummaryCollector::OnEvent(const cluster::SimEvent& event) {
   CqAccumulator& acc = cluster.cqs[static_cast<size_t>(event.cq)];
   const cluster::WorkloadRecord& wl = state.workload(event.workload);
   switch (event.type) {
-    case cluster::EventType::kQuotaReserved: {
-      ++acc.admitted;
-      if (!cluster.reserved_once[static_cast<size_t>(event.workload)]) {
+    case cluster::EventType::kQuotaReserved:
+    case cluster::EventType::kAdmittedAtStart: {
+      if (event.type == cluster::EventType::kQuotaReserved) {
+        ++acc.admitted;
+        if (!cluster.reserved_once[static_cast<size_t>(event.workload)]) {
+          cluster.reserved_once[static_cast<size_t>(event.workload)] = true;
+          acc.waits.push_back(event.time - wl.arrival);
+        }
+      } else {
+        // Admitted before the run: its usage counts, its wait is unknown.
         cluster.reserved_once[static_cast<size_t>(event.workload)] = true;
-        acc.waits.push_back(event.time - wl.arrival);
+        ++acc.admitted_at_start;
       }
       Advance(state, &acc, event.cq, event.time);
       for (const auto& u : wl.admission->usage) {
@@ -265,6 +272,7 @@ Summary SummaryCollector::Finish(SimTime end_time, const std::vector<const runti
     cs.workloads = state.num_workloads();
     cs.cycles = runtime->counters().cycles;
     cs.workloads_without_queue = runtime->counters().workloads_without_queue;
+    cs.inadmissible = runtime->counters().inadmissible;
     std::vector<cluster::CqId> order(static_cast<size_t>(state.num_cluster_queues()));
     for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<cluster::CqId>(i);
     std::sort(order.begin(), order.end(),
@@ -277,6 +285,7 @@ Summary SummaryCollector::Finish(SimTime end_time, const std::vector<const runti
       s.name = info.name;
       s.cohort = info.spec->cohort;
       s.admitted = acc.admitted;
+      s.admitted_at_start = acc.admitted_at_start;
       s.finished = acc.finished;
       s.preempted = acc.preempted;
       s.evicted = acc.evicted;
@@ -347,6 +356,10 @@ std::string FormatSummary(const Summary& summary) {
     if (cluster.workloads_without_queue > 0) {
       out += fmt::format("  {} workloads name a missing LocalQueue or ClusterQueue and stay pending\n",
                          cluster.workloads_without_queue);
+    }
+    if (cluster.inadmissible > 0) {
+      out += fmt::format("  {} workloads are inadmissible (refused before queueing; see the Inadmissible events)\n",
+                         cluster.inadmissible);
     }
     out += fmt::format("  {:<24} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9}\n",
                        "ClusterQueue", "admitted", "finished", "running", "pending", "preempted",
@@ -450,8 +463,11 @@ std::string SummaryToJson(const Summary& summary) {
     out += c == 0 ? "\n" : ",\n";
     out += "    {\"name\": ";
     AppendJsonString(&out, cluster.name);
-    out += fmt::format(", \"workloads\": {}, \"cycles\": {}, \"workloadsWithoutQueue\": {}, \"clusterQueues\": [",
-                       cluster.workloads, cluster.cycles, cluster.workloads_without_queue);
+    out += fmt::format(", \"workloads\": {}, \"cycles\": {}, \"workloadsWithoutQueue\": {}, ", cluster.workloads,
+                       cluster.cycles, cluster.workloads_without_queue);
+    // Only when there are some, so that summaries without DRA stay as they were.
+    if (cluster.inadmissible > 0) out += fmt::format("\"inadmissible\": {}, ", cluster.inadmissible);
+    out += "\"clusterQueues\": [";
     for (size_t q = 0; q < cluster.cluster_queues.size(); ++q) {
       const auto& cq = cluster.cluster_queues[q];
       out += q == 0 ? "\n" : ",\n";
@@ -482,9 +498,11 @@ std::string SummaryToJson(const Summary& summary) {
                            JsonDouble(u.borrowed_share), JsonDouble(u.used_amount_seconds));
       }
       out += fmt::format("],\n        \"preemptedByReason\": {}, \"preemptionsIssuedByReason\": {}, "
-                         "\"evictionsByReason\": {}, \"deactivated\": {}, \"workLostAmountSeconds\": {}}}",
+                         "\"evictionsByReason\": {}, \"deactivated\": {}, \"workLostAmountSeconds\": {}{}}}",
                          JsonCounts(cq.preempted_by_reason), JsonCounts(cq.preemptions_issued_by_reason),
-                         JsonCounts(cq.evictions_by_reason), cq.deactivated, JsonAmounts(cq.work_lost));
+                         JsonCounts(cq.evictions_by_reason), cq.deactivated, JsonAmounts(cq.work_lost),
+                         cq.admitted_at_start > 0 ? fmt::format(", \"admittedAtStart\": {}", cq.admitted_at_start)
+                                                  : std::string());
     }
     out += "\n    ]";
     if (!cluster.leader_worker_sets.empty()) {

@@ -154,6 +154,9 @@ bool QueueManager::AddOrUpdate(WorkloadId id, UnixMicros now, bool reevaluate) {
   cluster::WorkloadRecord& wl = state_->workload(id);
   CqId cq = state_->ClusterQueueOf(wl);
   if (cq == kNone) return false;
+  // Refused by the workload controller (DRA): never queued, whatever path
+  // (e.g. an opened preemption gate) asks.
+  if (!wl.inadmissible_reason.empty()) return false;
   // A workload filed in another ClusterQueue (its LocalQueue changed) moves.
   if (wl.queued_cq != kNone && wl.queued_cq != cq) Delete(id);
   CqQueue& q = queues_[static_cast<size_t>(cq)];

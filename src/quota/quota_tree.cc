@@ -66,6 +66,12 @@ void QuotaTree::SetQuota(NodeId n, FrId fr, const FrQuota& quota) {
   if (std::find(own.begin(), own.end(), fr) == own.end()) own.push_back(fr);
 }
 
+void QuotaTree::UpdateQuota(NodeId n, FrId fr, const FrQuota& quota) {
+  SetQuota(n, fr, quota);
+  ComputeSubtree(Root(n));
+  RecomputeCohortUsage();
+}
+
 void QuotaTree::Finalize() {
   for (auto& data : nodes_) {
     data.child_cqs.clear();

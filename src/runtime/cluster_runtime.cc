@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "admission/scheduler.h"
+#include "admission/tas_placer.h"
 #include "kueuesim/base/status.h"
 #include "kueuesim/runtime/lws_controller.h"
 #include "queue/queue_manager.h"
@@ -43,7 +44,8 @@ absl::StatusOr<std::unique_ptr<ClusterRuntime>> ClusterRuntime::Create(
   runtime->queues_ = std::make_unique<queue::QueueManager>(runtime->state_.get(), ordering);
   runtime->queues_->set_admission_fair_sharing(runtime->afs_.get());
   runtime->scheduler_ = std::make_unique<admission::Scheduler>(
-      runtime->state_.get(), runtime->queues_.get(), preemption, /*placer=*/nullptr, runtime->afs_.get());
+      runtime->state_.get(), runtime->queues_.get(), preemption,
+      admission::NewTasPlacer(runtime->state_.get()), runtime->afs_.get());
   runtime->admission_checks_ = spec.admission_checks;
   runtime->check_controllers_.assign(spec.admission_checks.size(), nullptr);
   runtime->requeue_pending_.assign(static_cast<size_t>(runtime->state_->tree().num_nodes()), false);
@@ -73,8 +75,10 @@ absl::StatusOr<std::unique_ptr<ClusterRuntime>> ClusterRuntime::Create(
     runtime->lws_.push_back(
         std::make_unique<LwsController>(runtime.get(), lws, std::move(changes), lws_options));
   }
+  KUEUESIM_RETURN_IF_ERROR(runtime->ResolveObjectChanges(spec));
   for (size_t i = 0; i < spec.changes.size(); ++i) {
-    // MultiKueueCluster changes belong to the MultiKueue controller.
+    // MultiKueueCluster changes belong to the MultiKueue controller; Kueue
+    // objects' to ResolveObjectChanges.
     if (change_used[i] || spec.changes[i].target_kind != "LeaderWorkerSet") continue;
     const model::Change& c = spec.changes[i];
     return InvalidArgument(fmt::format("{}: Change \"{}\": spec.target: no {} \"{}/{}\" in the scenario",
@@ -162,19 +166,50 @@ absl::Status ClusterRuntime::Start() {
     if (wl.duration.has_value()) {
       engine_->Schedule(*wl.duration, this, kFinish, id, wl.run_generation);
     }
+    Emit(EventType::kAdmittedAtStart, id, cq);
+    if (wl.spec->admitted_time.has_value()) {
+      wl.accumulated_execution = std::max<SimDuration>(0, state_->start_time() - *wl.spec->admitted_time);
+    }
+    ScheduleMaximumExecutionTime(id);
   }
   for (WorkloadId id = 0; id < state_->num_workloads(); ++id) {
-    const WorkloadRecord& wl = state_->workload(id);
+    WorkloadRecord& wl = state_->workload(id);
     if (wl.admission.has_value()) {
       afs_->AddAdmittedUsage(wl, +1);
       continue;
     }
+    if (wl.spec->finished) {
+      // Finished before the simulation starts: nothing left to do.
+      wl.phase = WorkloadPhase::kFinished;
+      continue;
+    }
     engine_->Schedule(wl.arrival, this, kArrival, id);
+  }
+  // What the input status says must stop does (workload controller): an
+  // inactive workload, or one in a ClusterQueue or LocalQueue stopped with
+  // HoldAndDrain, is evicted.
+  for (WorkloadId id = 0; id < state_->num_workloads(); ++id) {
+    WorkloadRecord& wl = state_->workload(id);
+    if (!wl.admission.has_value()) continue;
+    const model::StopPolicy cq_stop = state_->cq(wl.admission->cq).spec->stop_policy;
+    const model::StopPolicy lq_stop =
+        wl.lq == kNone ? model::StopPolicy::kNone : state_->lq(wl.lq).spec->stop_policy;
+    if (!wl.spec->active) {
+      wl.deactivation_reason = "WorkloadInactive";
+      Evict(id, EvictionReason::kDeactivated);
+    } else if (cq_stop == model::StopPolicy::kHoldAndDrain) {
+      Evict(id, EvictionReason::kClusterQueueStopped);
+    } else if (lq_stop == model::StopPolicy::kHoldAndDrain) {
+      Evict(id, EvictionReason::kLocalQueueStopped);
+    }
   }
   if (afs_->Enabled() && afs_->sampling_interval() > 0) {
     engine_->Schedule(afs_->sampling_interval(), this, kAdmissionFairSharingTick);
   }
   for (auto& lws : lws_) lws->Start();
+  for (size_t i = 0; i < object_changes_.size(); ++i) {
+    engine_->Schedule(object_changes_[i].change.at, this, kObjectChange, static_cast<int64_t>(i));
+  }
   return absl::OkStatus();
 }
 
@@ -289,6 +324,12 @@ void ClusterRuntime::HandleEvent(int32_t kind, int64_t a, int64_t b) {
     case kRequeueBackoffFinished:
       OnRequeueBackoffFinished(id, generation);
       break;
+    case kMaximumExecutionTime:
+      OnMaximumExecutionTime(id, generation);
+      break;
+    case kObjectChange:
+      ApplyObjectChange(object_changes_[static_cast<size_t>(a)]);
+      break;
     default:
       KUEUESIM_CHECK_MSG(false, fmt::format("unknown runtime event {}", kind));
   }
@@ -298,6 +339,27 @@ void ClusterRuntime::OnArrival(WorkloadId id) {
   WorkloadRecord& wl = state_->workload(id);
   wl.phase = WorkloadPhase::kPending;
   Emit(EventType::kArrived, id, state_->ClusterQueueOf(wl));
+  if (!wl.spec->active) {
+    // spec.active: false — Kueue does not queue it.
+    wl.phase = WorkloadPhase::kDeactivated;
+    ++counters_.deactivated;
+    Emit(EventType::kDeactivated, id, state_->ClusterQueueOf(wl), kNone, "WorkloadInactive");
+    return;
+  }
+  if (!wl.inadmissible_reason.empty()) {
+    // Refused by the workload controller before queueing (DRA charging:
+    // QuotaReserved=False reason Misconfigured, Requeued=False reason
+    // Inadmissible, both with this message); it stays pending, unqueued.
+    ++counters_.inadmissible;
+    Emit(EventType::kInadmissible, id, state_->ClusterQueueOf(wl), kNone, wl.inadmissible_reason);
+    return;
+  }
+  if (HeldByLocalQueue(wl)) {
+    // A stopped LocalQueue holds its workloads out of the ClusterQueue.
+    ++counters_.held;
+    Emit(EventType::kHeld, id, state_->ClusterQueueOf(wl), kNone, "LocalQueueStopped");
+    return;
+  }
   if (queues_->AddOrUpdate(id, WallNow(), /*reevaluate=*/false)) {
     needs_cycle_ = true;
   } else {
@@ -449,6 +511,7 @@ void ClusterRuntime::Admit(WorkloadId id) {
   ++wl.run_generation;
   ++admitted_not_ready_;
   wl.pods_ready = false;
+  ScheduleMaximumExecutionTime(id);
   const model::WaitForPodsReadyConfig& wfpr = state_->configuration().wait_for_pods_ready;
   const bool wfpr_on = wfpr.enable && !state_->gates().disable_wait_for_pods_ready;
   if (wl.runs_remotely) {
@@ -504,6 +567,7 @@ void ClusterRuntime::Evict(WorkloadId id, EvictionReason reason) {
   WorkloadRecord& wl = state_->workload(id);
   if (wl.evicted || !wl.admission.has_value()) return;
   if (wl.phase == WorkloadPhase::kAdmitted && !wl.pods_ready) --admitted_not_ready_;
+  if (wl.phase == WorkloadPhase::kAdmitted) wl.accumulated_execution += engine_->now() - wl.admitted_at;
   // The work done since the pods started is lost.
   wl.lost_run_time = wl.pods_ready ? engine_->now() - wl.running_since : 0;
   wl.pods_ready = false;
@@ -541,7 +605,11 @@ void ClusterRuntime::OnEvictionRelease(WorkloadId id, uint32_t generation) {
   // requeued at once (Requeued=True for Preempted); after a PodsReady
   // timeout it waits for its backoff (Requeued=False until requeueAt).
   Emit(EventType::kRequeued, id, cq, kNone, EvictionReasonName(wl.eviction_reason));
-  if (queues_->AddOrUpdate(id, WallNow(), /*reevaluate=*/true)) needs_cycle_ = true;
+  if (HeldByLocalQueue(wl)) {
+    Emit(EventType::kHeld, id, cq, kNone, "LocalQueueStopped");
+  } else if (queues_->AddOrUpdate(id, WallNow(), /*reevaluate=*/true)) {
+    needs_cycle_ = true;
+  }
   if (wl.owner != kNone) owners_[static_cast<size_t>(wl.owner)]->OnRequeued(id, wl.owner_index);
 }
 
@@ -618,6 +686,10 @@ void ClusterRuntime::NotifyRequeue(CqId cq) {
 
 void ClusterRuntime::OnRequeueInadmissible(quota::NodeId scope) {
   requeue_pending_[static_cast<size_t>(scope)] = false;
+  RequeueTree(scope);
+}
+
+void ClusterRuntime::RequeueTree(quota::NodeId scope) {
   const quota::QuotaTree& tree = state_->tree();
   std::vector<quota::NodeId> stack{scope};
   int moved = 0;
@@ -702,9 +774,29 @@ void ClusterRuntime::OnRequeueBackoffFinished(WorkloadId id, uint32_t generation
   if (generation != wl.run_generation || !wl.requeued_condition_false) return;
   // Requeued=True (BackoffFinished): the workload goes back into its queue.
   wl.requeued_condition_false = false;
-  if (wl.phase == WorkloadPhase::kPending && queues_->AddOrUpdate(id, WallNow(), /*reevaluate=*/true)) {
+  if (wl.phase == WorkloadPhase::kPending && !HeldByLocalQueue(wl) &&
+      queues_->AddOrUpdate(id, WallNow(), /*reevaluate=*/true)) {
     needs_cycle_ = true;
   }
+}
+
+void ClusterRuntime::ScheduleMaximumExecutionTime(WorkloadId id) {
+  const WorkloadRecord& wl = state_->workload(id);
+  if (!wl.spec->maximum_execution_time_seconds.has_value()) return;
+  const SimDuration limit = static_cast<SimDuration>(*wl.spec->maximum_execution_time_seconds) * kSecond;
+  const SimDuration used =
+      wl.spec->accumulated_past_execution_seconds * kSecond + wl.accumulated_execution;
+  engine_->ScheduleAfter(std::max<SimDuration>(0, limit - used), this, kMaximumExecutionTime, id,
+                         wl.run_generation);
+}
+
+void ClusterRuntime::OnMaximumExecutionTime(WorkloadId id, uint32_t generation) {
+  WorkloadRecord& wl = state_->workload(id);
+  if (generation != wl.run_generation || wl.phase != WorkloadPhase::kAdmitted || wl.evicted) return;
+  // Deactivated with reason MaximumExecutionTimeExceeded
+  // (workload_controller, maximumExecutionTimeSeconds).
+  wl.deactivation_reason = "MaximumExecutionTimeExceeded";
+  Evict(id, EvictionReason::kDeactivated);
 }
 
 std::vector<const LwsReport*> ClusterRuntime::LwsReports() const {

@@ -56,10 +56,12 @@ model::Workload LwsController::GroupWorkload(int32_t index) const {
   wl.meta.namespace_ = spec_.meta.namespace_;
   wl.meta.source = spec_.meta.source;
   wl.queue_name = spec_.queue_name;
+  // Priority is resolved as for any job integration (the LWS webhook applies
+  // the default WorkloadPriorityClass; pods' priorityClassName next).
+  wl.source_kind = model::WorkloadSourceKind::kJob;
   if (!spec_.priority_class_name.empty()) {
     wl.priority_class_name = spec_.priority_class_name;
     wl.priority_class_source = "kueue.x-k8s.io/workloadpriorityclass";
-    wl.source_kind = model::WorkloadSourceKind::kJob;  // resolved as the job integration does
   }
   if (spec_.leader_template.has_value()) wl.pod_sets.push_back(*spec_.leader_template);
   if (wl.pod_sets.empty() || spec_.size > 1) wl.pod_sets.push_back(spec_.worker_template);

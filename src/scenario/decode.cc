@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <map>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "kueuesim/base/status.h"
+#include "scenario/decode_dra.h"
 
 namespace kueuesim::scenario {
 namespace {
@@ -248,8 +250,19 @@ absl::StatusOr<model::FungibilityPolicy> DecodeFungibility(const FieldReader& fi
 }
 
 // Adds `from` into `into`, resource by resource.
-void AddRequests(std::map<std::string, Amount>* into, const std::map<std::string, Amount>& from) {
-  for (const auto& [name, amount] : from) (*into)[name] = AddAmounts((*into)[name], amount);
+// Adds `from` into `into`; returns the first resource whose sum overflows
+// int64 (nullopt: none). Amounts here are parsed quantities, never Unlimited.
+std::optional<std::string> AddRequests(std::map<std::string, Amount>* into,
+                                       const std::map<std::string, Amount>& from) {
+  std::optional<std::string> overflowed;
+  for (const auto& [name, amount] : from) {
+    Amount& total = (*into)[name];
+    if (__builtin_add_overflow(total, amount, &total)) {
+      total = std::numeric_limits<Amount>::max();
+      if (!overflowed.has_value()) overflowed = name;
+    }
+  }
+  return overflowed;
 }
 
 void MaxRequests(std::map<std::string, Amount>* into, const std::map<std::string, Amount>& from) {
@@ -485,11 +498,15 @@ absl::Status DecodePodTemplate(const FieldReader& template_field, model::PodSet*
   // max(sum(containers) + sum(sidecars), max over init containers of the
   // init container plus the sidecars started before it) + overhead.
   std::map<std::string, Amount> requests;
+  std::optional<std::string> overflowed;
+  const auto note_overflow = [&overflowed](std::optional<std::string> resource) {
+    if (!overflowed.has_value()) overflowed = std::move(resource);
+  };
   FieldReader containers = spec.Field("containers");
   KUEUESIM_RETURN_IF_ERROR(containers.ExpectSequence());
   for (size_t i = 0; i < containers.size(); ++i) {
     KUEUESIM_ASSIGN_OR_RETURN(auto container_requests, DecodeContainerRequests(containers.Index(i)));
-    AddRequests(&requests, container_requests);
+    note_overflow(AddRequests(&requests, container_requests));
   }
   std::map<std::string, Amount> restartable_sum;
   std::map<std::string, Amount> init_max;
@@ -500,12 +517,12 @@ absl::Status DecodePodTemplate(const FieldReader& template_field, model::PodSet*
     KUEUESIM_ASSIGN_OR_RETURN(auto container_requests, DecodeContainerRequests(container));
     KUEUESIM_ASSIGN_OR_RETURN(auto restart_policy, container.Field("restartPolicy").OptString());
     if (restart_policy.value_or("") == "Always") {
-      AddRequests(&requests, container_requests);
-      AddRequests(&restartable_sum, container_requests);
+      note_overflow(AddRequests(&requests, container_requests));
+      note_overflow(AddRequests(&restartable_sum, container_requests));
       MaxRequests(&init_max, restartable_sum);
     } else {
       std::map<std::string, Amount> with_sidecars = container_requests;
-      AddRequests(&with_sidecars, restartable_sum);
+      note_overflow(AddRequests(&with_sidecars, restartable_sum));
       MaxRequests(&init_max, with_sidecars);
     }
   }
@@ -526,8 +543,12 @@ absl::Status DecodePodTemplate(const FieldReader& template_field, model::PodSet*
     for (size_t i = 0; i < overhead.node().size(); ++i) {
       std::string name(overhead.node().key(i));
       KUEUESIM_ASSIGN_OR_RETURN(Amount amount, overhead.Field(name).AmountOf(name, false));
-      requests[name] = AddAmounts(requests[name], amount);
+      note_overflow(AddRequests(&requests, {{name, amount}}));
     }
+  }
+  if (overflowed.has_value()) {
+    return spec.Field("containers").Error(
+        fmt::format("the pod's total request of {} overflows int64", *overflowed));
   }
   pod_set->requests.clear();
   for (const auto& [name, amount] : requests) {
@@ -549,9 +570,27 @@ absl::Status DecodePodTemplate(const FieldReader& template_field, model::PodSet*
                               DecodeRequirements(terms.Index(i).Field("matchFields"), true));
     pod_set->required_affinity.push_back(std::move(term));
   }
+  FieldReader preferred =
+      spec.Field("affinity").Field("nodeAffinity").Field("preferredDuringSchedulingIgnoredDuringExecution");
+  KUEUESIM_RETURN_IF_ERROR(preferred.ExpectSequence());
+  for (size_t i = 0; i < preferred.size(); ++i) {
+    model::PreferredSchedulingTerm term;
+    KUEUESIM_ASSIGN_OR_RETURN(int64_t weight, preferred.Index(i).Field("weight").Int64());
+    if (weight < 1 || weight > 100) {
+      return preferred.Index(i).Field("weight").Error("must be in the range 1-100");
+    }
+    term.weight = static_cast<int32_t>(weight);
+    FieldReader preference = preferred.Index(i).Field("preference");
+    KUEUESIM_ASSIGN_OR_RETURN(term.preference.match_expressions,
+                              DecodeRequirements(preference.Field("matchExpressions"), true));
+    KUEUESIM_ASSIGN_OR_RETURN(term.preference.match_fields,
+                              DecodeRequirements(preference.Field("matchFields"), true));
+    pod_set->preferred_affinity.push_back(std::move(term));
+  }
   KUEUESIM_ASSIGN_OR_RETURN(pod_set->tolerations, DecodeTolerations(spec.Field("tolerations")));
   KUEUESIM_ASSIGN_OR_RETURN(auto priority_class, spec.Field("priorityClassName").OptString());
   pod_set->priority_class_name = priority_class.value_or("");
+  KUEUESIM_ASSIGN_OR_RETURN(pod_set->resource_claims, DecodePodResourceClaims(spec));
   return absl::OkStatus();
 }
 
@@ -847,7 +886,6 @@ absl::StatusOr<model::Topology> DecodeTopology(const FieldReader& object) {
 absl::StatusOr<model::Node> DecodeNode(const FieldReader& object) {
   model::Node node;
   KUEUESIM_ASSIGN_OR_RETURN(node.meta, DecodeMeta(object, false));
-  node.meta.labels.emplace("kubernetes.io/hostname", node.meta.name);
   FieldReader spec = object.Field("spec");
   KUEUESIM_ASSIGN_OR_RETURN(node.taints, DecodeTaints(spec.Field("taints")));
   if (spec.Field("unschedulable").present()) {
@@ -965,6 +1003,11 @@ absl::StatusOr<model::Workload> DecodeWorkload(const FieldReader& object, KueueA
   KUEUESIM_ASSIGN_OR_RETURN(auto quota_reserved, TrueConditionTime(conditions, "QuotaReserved"));
   KUEUESIM_ASSIGN_OR_RETURN(auto admitted, TrueConditionTime(conditions, "Admitted"));
   KUEUESIM_ASSIGN_OR_RETURN(auto finished, TrueConditionTime(conditions, "Finished"));
+  wl.finished = finished.has_value();
+  if (status.Field("accumulatedPastExecutionTimeSeconds").present()) {
+    KUEUESIM_ASSIGN_OR_RETURN(wl.accumulated_past_execution_seconds,
+                              status.Field("accumulatedPastExecutionTimeSeconds").Int64());
+  }
   if (status.Field("admission").present() && quota_reserved.has_value() && !finished.has_value()) {
     KUEUESIM_ASSIGN_OR_RETURN(wl.admission, DecodeAdmission(status.Field("admission")));
     wl.quota_reserved_time = quota_reserved;
@@ -1196,6 +1239,8 @@ absl::StatusOr<model::Configuration> DecodeConfiguration(const FieldReader& obje
   }
   KUEUESIM_ASSIGN_OR_RETURN(auto qcs, resources.Field("quotaCheckStrategy").OptString());
   config.quota_check_ignore_undeclared = qcs.value_or("") == "IgnoreUndeclared";
+  // DRA: validated (with the feature gates) by dra::Charger::Create.
+  KUEUESIM_ASSIGN_OR_RETURN(config.device_class_mappings, DecodeDeviceClassMappings(resources));
   FieldReader gates = object.Field("featureGates");
   KUEUESIM_RETURN_IF_ERROR(gates.ExpectMapping());
   if (gates.present()) {

@@ -104,6 +104,90 @@ absl::StatusOr<model::LeaderWorkerSet> DecodeLeaderWorkerSet(const FieldReader& 
   return lws;
 }
 
+namespace {
+
+// Changes to Kueue objects over time: quota edits, fair-sharing weights,
+// stop policies, WorkloadPriorityClass values.
+absl::StatusOr<model::Change> DecodeKueueObjectChange(const FieldReader& object, const FieldReader& spec,
+                                                     model::Change change) {
+  (void)object;
+  const std::string& kind = change.target_kind;
+  if (kind == "LocalQueue") {
+    KUEUESIM_ASSIGN_OR_RETURN(auto ns, spec.Field("target").Field("namespace").OptString());
+    change.target_namespace = ns.value_or("default");
+  }
+  bool any = false;
+  FieldReader resources = spec.Field("resources");
+  if (resources.present()) {
+    if (kind != "ClusterQueue" && kind != "Cohort") return resources.Error("only a ClusterQueue or Cohort has quotas");
+    KUEUESIM_RETURN_IF_ERROR(resources.ExpectSequence());
+    for (size_t i = 0; i < resources.size(); ++i) {
+      FieldReader item = resources.Index(i);
+      KUEUESIM_RETURN_IF_ERROR(item.ExpectMapping());
+      model::Change::QuotaEdit edit;
+      KUEUESIM_ASSIGN_OR_RETURN(edit.flavor, item.Field("flavor").String());
+      KUEUESIM_ASSIGN_OR_RETURN(edit.resource, item.Field("name").String());
+      if (item.Field("nominalQuota").present()) {
+        KUEUESIM_ASSIGN_OR_RETURN(edit.nominal, item.Field("nominalQuota").AmountOf(edit.resource, true));
+      }
+      struct Limit {
+        const char* name;
+        bool* set;
+        std::optional<Amount>* value;
+      };
+      for (const Limit& limit : {Limit{"borrowingLimit", &edit.set_borrowing_limit, &edit.borrowing_limit},
+                                 Limit{"lendingLimit", &edit.set_lending_limit, &edit.lending_limit}}) {
+        if (!item.node().Get(limit.name).valid()) continue;
+        *limit.set = true;
+        FieldReader field = item.Field(limit.name);
+        if (field.present()) {  // null removes the limit
+          KUEUESIM_ASSIGN_OR_RETURN(Amount amount, field.AmountOf(edit.resource, true));
+          *limit.value = amount;
+        }
+      }
+      if (!edit.nominal.has_value() && !edit.set_borrowing_limit && !edit.set_lending_limit) {
+        return item.Error("must set nominalQuota, borrowingLimit or lendingLimit");
+      }
+      change.quota_edits.push_back(std::move(edit));
+    }
+    any = true;
+  }
+  FieldReader weight = spec.Field("fairSharing").Field("weight");
+  if (weight.present()) {
+    if (kind != "ClusterQueue" && kind != "Cohort") return weight.Error("only a ClusterQueue or Cohort has a weight");
+    KUEUESIM_ASSIGN_OR_RETURN(Quantity q, weight.QuantityValue());
+    auto milli = ScaledValue(q, -3);
+    if (!milli.ok() || *milli < 0) return weight.Error("must be a non-negative quantity");
+    change.fair_weight = static_cast<double>(*milli) / 1000.0;
+    any = true;
+  }
+  FieldReader stop = spec.Field("stopPolicy");
+  if (stop.present()) {
+    if (kind != "ClusterQueue" && kind != "LocalQueue") return stop.Error("only a ClusterQueue or LocalQueue stops");
+    KUEUESIM_ASSIGN_OR_RETURN(std::string value, stop.String());
+    if (value == "None") {
+      change.stop_policy = model::StopPolicy::kNone;
+    } else if (value == "Hold") {
+      change.stop_policy = model::StopPolicy::kHold;
+    } else if (value == "HoldAndDrain") {
+      change.stop_policy = model::StopPolicy::kHoldAndDrain;
+    } else {
+      return stop.Error(fmt::format("unknown value \"{}\" (valid: None, Hold, HoldAndDrain)", value));
+    }
+    any = true;
+  }
+  FieldReader value = spec.Field("value");
+  if (value.present()) {
+    if (kind != "WorkloadPriorityClass") return value.Error("only a WorkloadPriorityClass has a value");
+    KUEUESIM_ASSIGN_OR_RETURN(change.priority_value, value.OptInt32());
+    any = true;
+  }
+  if (!any) return spec.Error(fmt::format("a {} change must set resources, fairSharing.weight, stopPolicy or value", kind));
+  return change;
+}
+
+}  // namespace
+
 absl::StatusOr<model::Change> DecodeChange(const FieldReader& object) {
   model::Change change;
   change.source.file = object.node().file();
@@ -122,11 +206,17 @@ absl::StatusOr<model::Change> DecodeChange(const FieldReader& object) {
     change.connected = connected;
     return change;
   }
+  if (change.target_kind == "ClusterQueue" || change.target_kind == "Cohort" ||
+      change.target_kind == "LocalQueue" || change.target_kind == "WorkloadPriorityClass") {
+    return DecodeKueueObjectChange(object, spec, std::move(change));
+  }
   KUEUESIM_ASSIGN_OR_RETURN(auto ns, target.Field("namespace").OptString());
   change.target_namespace = ns.value_or("default");
   if (change.target_kind != "LeaderWorkerSet") {
-    return target.Field("kind").Error(fmt::format(
-        "unsupported kind \"{}\" (valid: LeaderWorkerSet, MultiKueueCluster)", change.target_kind));
+    return target.Field("kind").Error(
+        fmt::format("unsupported kind \"{}\" (valid: ClusterQueue, Cohort, LocalQueue, WorkloadPriorityClass, "
+                    "LeaderWorkerSet, MultiKueueCluster)",
+                    change.target_kind));
   }
   KUEUESIM_ASSIGN_OR_RETURN(change.replicas, spec.Field("replicas").OptInt32());
   if (change.replicas.has_value() && *change.replicas < 0) return spec.Field("replicas").Error("must not be negative");

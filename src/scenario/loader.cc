@@ -11,6 +11,7 @@
 #include "kueuesim/doc/reader.h"
 #include "kueuesim/scenario/scenario.h"
 #include "scenario/decode.h"
+#include "scenario/decode_dra.h"
 #include "scenario/decode_workloads.h"
 #include "scenario/validate.h"
 
@@ -124,6 +125,25 @@ class Loader {
     } else if (api_version == "v1") {
       if (kind == "Namespace") return Add(&cluster.namespaces, DecodeNamespace(object));
       if (kind == "Node") return Add(&cluster.nodes, DecodeNode(object));
+    } else if (group == "resource.k8s.io" &&
+               (kind == "ResourceSlice" || kind == "DeviceClass" || kind == "ResourceClaimTemplate")) {
+      // DRA objects: v1 (GA); v1beta2 has the same layout; v1beta1 nests a
+      // slice device's fields under `basic` (the decoder reads both).
+      const bool dra_v1beta1 = api_version == "resource.k8s.io/v1beta1";
+      if (api_version != "resource.k8s.io/v1" && api_version != "resource.k8s.io/v1beta2" && !dra_v1beta1) {
+        return object.Field("apiVersion")
+            .Error(fmt::format("unsupported version \"{}\" (valid: resource.k8s.io/v1, resource.k8s.io/v1beta2, "
+                               "resource.k8s.io/v1beta1)",
+                               api_version));
+      }
+      if (kind == "ResourceSlice") return Add(&cluster.resource_slices, DecodeResourceSlice(object));
+      if (kind == "DeviceClass") return Add(&cluster.device_classes, DecodeDeviceClass(object));
+      if (dra_v1beta1) {
+        return object.Field("apiVersion")
+            .Error("a resource.k8s.io/v1beta1 ResourceClaimTemplate is not supported; write it as "
+                   "resource.k8s.io/v1 (spec.spec.devices.requests[].exactly)");
+      }
+      return Add(&cluster.resource_claim_templates, DecodeResourceClaimTemplate(object));
     } else if (api_version == "scheduling.k8s.io/v1" && kind == "PriorityClass") {
       return Add(&cluster.priority_classes, DecodePriorityClass(object));
     } else if (api_version == "leaderworkerset.x-k8s.io/v1" && kind == "LeaderWorkerSet") {

@@ -224,6 +224,36 @@ absl::Status ValidateCluster(ClusterSpec* cluster, LoadReport* report) {
     return ObjectError(first->meta, "Cohort", "spec.parentName",
                        fmt::format("cohorts form a cycle: {}", path));
   }
+  // Kueue builds a topology only from nodes carrying every level label
+  // (kubelet sets kubernetes.io/hostname on real nodes; hand-written ones
+  // may lack it). Say how many nodes a TAS flavor's topology leaves out.
+  for (const auto& flavor : cluster->resource_flavors) {
+    if (flavor.topology_name.empty()) continue;
+    for (const auto& topology : cluster->topologies) {
+      if (topology.meta.name != flavor.topology_name) continue;
+      int64_t left_out = 0;
+      std::string first_missing;
+      for (const auto& node : cluster->nodes) {
+        bool matches_flavor = true;
+        for (const auto& [key, value] : flavor.node_labels) {
+          auto it = node.meta.labels.find(key);
+          matches_flavor = matches_flavor && it != node.meta.labels.end() && it->second == value;
+        }
+        if (!matches_flavor) continue;
+        for (const auto& level : topology.levels) {
+          if (node.meta.labels.contains(level)) continue;
+          if (left_out++ == 0) first_missing = fmt::format("Node \"{}\" has no label {}", node.meta.name, level);
+          break;
+        }
+      }
+      if (left_out > 0) {
+        report->warnings.push_back(fmt::format(
+            "{}: {} node(s) matching ResourceFlavor \"{}\" lack a level label of Topology \"{}\" ({}); Kueue "
+            "leaves them out of the topology",
+            Where(flavor.meta), left_out, flavor.meta.name, topology.meta.name, first_missing));
+      }
+    }
+  }
   std::set<std::string> cq_names;
   for (const auto& cq : cluster->cluster_queues) {
     KUEUESIM_RETURN_IF_ERROR(ValidateClusterQueue(cq));
@@ -253,6 +283,20 @@ absl::Status ValidateCluster(ClusterSpec* cluster, LoadReport* report) {
       report->warnings.push_back(fmt::format(
           "{}: LocalQueue \"{}/{}\" points to missing ClusterQueue \"{}\"; its workloads stay pending",
           Where(lq.meta), lq.meta.namespace_, lq.meta.name, lq.cluster_queue));
+    }
+  }
+  // A pod set's total request (count x per-pod request) must fit in int64:
+  // Kueue's quota arithmetic would otherwise saturate at its Unlimited value.
+  for (const auto& wl : cluster->workloads) {
+    for (size_t i = 0; i < wl.pod_sets.size(); ++i) {
+      const model::PodSet& pod_set = wl.pod_sets[i];
+      for (const auto& request : pod_set.requests) {
+        Amount total = 0;
+        if (__builtin_mul_overflow(request.amount, static_cast<int64_t>(pod_set.count), &total)) {
+          return ObjectError(wl.meta, "Workload", fmt::format("spec.podSets[{}] ({})", i, pod_set.name),
+                             fmt::format("count {} x request of {} overflows int64", pod_set.count, request.name));
+        }
+      }
     }
   }
   for (const auto& wl : cluster->workloads) {

@@ -253,9 +253,6 @@ TEST(PriorityResolutionTest, SpecPriorityWpcPodClassGlobalDefault) {
 // webhook labels the Job with kueue.x-k8s.io/priority-class: default before
 // ExtractPriority, which reads the label first): both Jobs get 5.
 TEST(PriorityResolutionTest, DefaultWorkloadPriorityClassBeatsPodAndGlobalDefault) {
-  GTEST_SKIP() << "BUG: ClusterState::ResolvePriority (src/cluster/cluster_state.cc) applies the "
-                  "\"default\" WorkloadPriorityClass only after the pod PriorityClass and the "
-                  "global default; Kueue's webhook sets the label first, so it wins (got 1000 and 40)";
   std::string yaml = std::string(kPriorityObjects) +
                      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: WorkloadPriorityClass\nmetadata: {name: default}\n"
                      "value: 5\n---\n" +
@@ -383,9 +380,6 @@ TEST(ClusterStateWorkloadTest, SchedulingHashAndPartialAdmission) {
 // differ, since one can fit where the other cannot; an equal hash would let
 // a NoFit of "and" bulk-park "or".
 TEST(ClusterStateWorkloadTest, SchedulingHashKeepsAffinityTermBoundaries) {
-  GTEST_SKIP() << "BUG: ClusterState::AddWorkload (src/cluster/cluster_state.cc) hashes the "
-                  "requirements of all affinity terms in sequence without term boundaries, so "
-                  "[{A},{B}] (A OR B) and [{A,B}] (A AND B) get the same scheduling hash";
   WorkloadOptions or_terms;
   or_terms.pod_spec_extra =
       "        affinity:\n          nodeAffinity:\n            requiredDuringSchedulingIgnoredDuringExecution:\n"
@@ -409,8 +403,6 @@ TEST(ClusterStateWorkloadTest, SchedulingHashKeepsAffinityTermBoundaries) {
 // (Kueue hashes the full tolerations): the hashes differ, since only the
 // first tolerates a spot:NoSchedule flavor.
 TEST(ClusterStateWorkloadTest, SchedulingHashIncludesTolerationEffect) {
-  GTEST_SKIP() << "BUG: ClusterState::AddWorkload (src/cluster/cluster_state.cc) leaves the "
-                  "toleration effect out of the scheduling hash";
   WorkloadOptions no_schedule;
   no_schedule.pod_spec_extra = "        tolerations: [{key: spot, operator: Exists, effect: NoSchedule}]\n";
   WorkloadOptions no_execute;

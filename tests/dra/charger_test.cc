@@ -767,5 +767,63 @@ TEST_F(ChargerTest, MissingDeviceClassIsRefused) {
       "\"gpu.example.com\" not found");
 }
 
+// Setup: a claim of 1 gpu.example.com plus example.com/gpu 2 resolving to
+// the same class (mapped to whole-gpus); pod set index 2.
+// Expected: the parts callers apply after their own steps: example.com/gpu
+// replaced, whole-gpus 3 added; cpu untouched. Messages name the index.
+TEST_F(ChargerTest, ChargePartsAndPodSetIndex) {
+  classes.push_back(Class("gpu.example.com", {}, "example.com/gpu"));
+  mappings.push_back(Mapping("whole-gpus", {"gpu.example.com"}));
+  templates.push_back(Template("t", {Request("gpu", "gpu.example.com")}));
+  templates.push_back(Template("fpga", {Request("fpga", "fpga.example.com")}));
+  auto charger = Make();
+  ASSERT_TRUE(charger.ok()) << charger.status();
+  model::PodSet ps;
+  ps.resource_claims = {Claim("c", "t")};
+  PodSetCharge c = (*charger)->Charge("default", ps, {{"cpu", 500}, {"example.com/gpu", 2}}, 2);
+  EXPECT_THAT(c.replaced_extended_resources, ElementsAre("example.com/gpu"));
+  EXPECT_THAT(c.dra_requests, ElementsAre(Pair("whole-gpus", 3)));
+  EXPECT_EQ(c.refused_at, ChargeStage::kNone);
+  ps.resource_claims = {Claim("c", "fpga")};
+  c = (*charger)->Charge("default", ps, {{"cpu", 500}}, 2);
+  EXPECT_EQ(c.refused_at, ChargeStage::kTemplates);
+  EXPECT_EQ(c.inadmissible_reason,
+            "spec.podSets[2].template.spec.resourceClaims[0].resourceClaimTemplateName: Not found: "
+            "\"DeviceClass fpga.example.com is not mapped in DRA configuration for podset main\"");
+  EXPECT_THAT(c.dra_requests, IsEmpty());
+  EXPECT_THAT(c.per_pod_requests, ElementsAre(Pair("cpu", 500)));
+}
+
+PodSetCharge Refused(ChargeStage stage, std::vector<std::string> errors) {
+  PodSetCharge c;
+  c.refused_at = stage;
+  c.errors = errors;
+  c.inadmissible_reason = errors.size() == 1 ? errors[0] : "[" + errors[0] + ", ...]";
+  return c;
+}
+
+// Setup: charges of the pod sets of one workload.
+// Expected: Kueue's reason: none when nothing is refused; a workload-level
+// refusal (claims by name) before any stage; else the earliest stage's
+// first pod set; the extended-resource stage aggregates every pod set's
+// errors (de-duplicated, in pod set order).
+TEST(WorkloadInadmissibleReasonTest, EarliestStageAsKueueReportsIt) {
+  EXPECT_EQ(WorkloadInadmissibleReason({}), "");
+  EXPECT_EQ(WorkloadInadmissibleReason({PodSetCharge{}, PodSetCharge{}}), "");
+  EXPECT_EQ(WorkloadInadmissibleReason({Refused(ChargeStage::kTemplates, {"t0"}),
+                                        Refused(ChargeStage::kWorkload, {"by name"})}),
+            "by name");
+  EXPECT_EQ(WorkloadInadmissibleReason({Refused(ChargeStage::kCounters, {"c0"}), PodSetCharge{},
+                                        Refused(ChargeStage::kTemplates, {"t2"}),
+                                        Refused(ChargeStage::kTemplates, {"t3"})}),
+            "t2");
+  EXPECT_EQ(WorkloadInadmissibleReason({Refused(ChargeStage::kExtendedResources, {"e0", "e1"}),
+                                        Refused(ChargeStage::kCapacity, {"k1"}),
+                                        Refused(ChargeStage::kExtendedResources, {"e2", "e0"})}),
+            "[e0, e1, e2]");
+  EXPECT_EQ(WorkloadInadmissibleReason({PodSetCharge{}, Refused(ChargeStage::kExtendedResources, {"e1"})}),
+            "e1");
+}
+
 }  // namespace
 }  // namespace kueuesim::dra

@@ -19,4 +19,10 @@ cmake -S "$source/examples/custom-policy" -B "$tmp/sjf" -DCMAKE_PREFIX_PATH="$tm
 cmake --build "$tmp/sjf" -j 2 >/dev/null
 "$tmp/sjf/sjf" "$source/examples/custom-policy/sjf-scenario.yaml" > "$tmp/sjf.jsonl"
 diff -u "$source/examples/custom-policy/expected-events.jsonl" "$tmp/sjf.jsonl"
+# A user-written MultiKueue dispatcher registered and selected from a scenario.
+cmake -S "$source/examples/custom-dispatcher" -B "$tmp/most-free" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+      -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$tmp/most-free" -j 2 >/dev/null
+"$tmp/most-free/most-free" "$source/examples/custom-dispatcher/scenario.yaml" > "$tmp/most-free.jsonl" 2>/dev/null
+diff -u "$source/examples/custom-dispatcher/expected-events.jsonl" "$tmp/most-free.jsonl"
 echo "examples built against the installed package and produced the expected output"

@@ -248,9 +248,6 @@ TEST(SummaryCollectorTest, RunUntilStopsWithRunningWorkload) {
 // summary's end time are 60 s and utilization is 0.5 (a report of a 0 s run
 // with no utilization is wrong for a scenario that asked for a minute).
 TEST(SummaryCollectorTest, RunUntilWithNothingPendingStillReachesUntil) {
-  GTEST_SKIP() << "BUG: Simulation::Run (src/sim/simulation.cc) leaves the loop when no event or "
-                  "cycle is pending without advancing the clock to `until`, so end_time() is the "
-                  "last event time (0 s) and every utilization is nullopt";
   auto run = RunScenario(UntilScenario(""));
   ASSERT_THAT(run, IsOk());
   EXPECT_EQ(run->sim->now(), kMinute);

@@ -259,9 +259,6 @@ TEST(ScenarioBadInputTest, RequestOverflowsInt64) {
 // overflows int64, so InvalidArgument naming the workload and "overflow",
 // like a single oversized request.
 TEST(ScenarioBadInputTest, SummedRequestOverflowsInt64) {
-  GTEST_SKIP() << "BUG: DecodePodTemplate (src/scenario/decode.cc) sums container requests with "
-                  "saturating AddAmounts, so 5E + 5E memory silently becomes INT64_MAX (Kueue's "
-                  "Unlimited sentinel) instead of an overflow error";
   const std::string yaml = kHead + R"(apiVersion: kueue.x-k8s.io/v1beta2
 kind: Workload
 metadata: {name: w, namespace: ns}
@@ -285,15 +282,12 @@ spec:
 // "overflow" (rather than a total that silently saturates at INT64_MAX, the
 // Unlimited sentinel, in flavor assignment).
 TEST(ScenarioBadInputTest, CountTimesRequestOverflowsInt64) {
-  GTEST_SKIP() << "BUG: neither the loader (src/scenario/decode.cc DecodeWorkload) nor "
-                  "ClusterState::AddWorkload checks count x per-pod request; FlavorAssigner::Assign "
-                  "multiplies with saturating MulAmount, so 10 x 1E memory becomes INT64_MAX (Unlimited)";
   WorkloadOptions o;
   o.count = 10;
   o.requests = {{"memory", "1E"}};
   EXPECT_THAT(LoadBad(kHead + WorkloadYaml("w", o)),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       AllOf(HasSubstr("bad.yaml:"), HasSubstr("Workload \"w\""), HasSubstr("overflow"))));
+                       AllOf(HasSubstr("bad.yaml:"), HasSubstr("Workload \"default/w\""), HasSubstr("overflow"))));
 }
 
 // Setup: other malformed fields: an unknown enum value, a non-integer count,

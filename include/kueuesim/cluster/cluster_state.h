@@ -19,10 +19,12 @@
 #include "absl/status/statusor.h"
 #include "kueuesim/base/quantity.h"
 #include "kueuesim/base/time.h"
+#include "kueuesim/dra/charger.h"
 #include "kueuesim/model/feature_gates.h"
 #include "kueuesim/model/objects.h"
 #include "kueuesim/quota/quota_tree.h"
 #include "kueuesim/scenario/scenario.h"
+#include "kueuesim/topology/tas_flavor_snapshot.h"
 
 namespace kueuesim::cluster {
 
@@ -69,6 +71,7 @@ struct ClusterQueueInfo {
   bool covers_pods = false;
   bool active = true;
   std::string inactive_reason;
+  bool stopped = false;  // stopPolicy Hold or HoldAndDrain (changes over time)
   // Bumped on every workload removal and quota change (Kueue's
   // AllocatableResourceGeneration; drives the flavor-scan cursor).
   int64_t allocatable_generation = 1;
@@ -88,6 +91,7 @@ struct LocalQueueInfo {
   NamespaceId ns = kNone;
   CqId cq = kNone;  // kNone: points to a missing ClusterQueue
   const model::LocalQueue* spec = nullptr;
+  model::StopPolicy stop_policy = model::StopPolicy::kNone;  // current (changes over time)
 };
 
 struct NamespaceInfo {
@@ -104,6 +108,10 @@ struct PodSetInfo {
   // Per-pod requests after excluded prefixes and transformations, sorted by
   // resource name, zero entries kept (Kueue ignores them where it matters).
   std::vector<ResourceAmount> per_pod;
+  // The pod template's requests (resources.NewRequestsFromPodSpec: before
+  // excluded prefixes and transformations) in TAS resource ids, for
+  // topology-aware scheduling; empty when no flavor uses TAS.
+  topology::Requests tas_per_pod;
 };
 
 // The admission a workload holds (status.admission).
@@ -117,6 +125,9 @@ struct PodSetAdmission {
   };
   std::vector<Entry> entries;
   std::optional<model::TopologyAssignment> topology_assignment;
+  // delayedTopologyRequest: Pending (topology to be assigned by a second
+  // pass, after a ProvisioningRequest, or on the worker with MultiKueue).
+  bool delayed_topology_pending = false;
 };
 
 struct AdmissionState {
@@ -218,6 +229,11 @@ struct WorkloadRecord {
   // Why the last deactivation happened (RequeuingLimitExceeded,
   // AdmissionCheck).
   std::string_view deactivation_reason;
+  // Non-empty when Kueue's workload controller refuses to queue it (DRA:
+  // QuotaReserved=False reason Misconfigured, Requeued=False): the
+  // condition message. Set by AddWorkload for workloads not admitted in
+  // their input status.
+  std::string inadmissible_reason;
   // Queue-order timestamp (workload.Ordering.GetQueueOrderTimestamp).
   UnixMicros queue_order_timestamp = 0;
   // Requeue state (status.requeueState) and the Requeued condition.
@@ -230,6 +246,10 @@ struct WorkloadRecord {
   // snapshot does not list it among the queue's workloads yet.
   bool admitted_in_cycle = false;
   uint32_t run_generation = 0;    // invalidates stale timed events
+  // Admitted time thrown away by evictions so far (Kueue's
+  // accumulatedPastExecutionTimeSeconds counts it toward
+  // maximumExecutionTimeSeconds).
+  SimDuration accumulated_execution = 0;
 
   // Statistics.
   int32_t times_evicted = 0;
@@ -240,6 +260,8 @@ struct WorkloadRecord {
   bool HoldsQuota() const { return admission.has_value(); }
 };
 
+class TasCache;
+
 // The compiled objects of one cluster.
 class ClusterState {
  public:
@@ -248,6 +270,7 @@ class ClusterState {
   static absl::StatusOr<std::unique_ptr<ClusterState>> Build(const scenario::ClusterSpec& spec,
                                                              UnixMicros start_time,
                                                              SimDuration default_startup_delay);
+  ~ClusterState();
 
   const std::string& name() const { return name_; }
   const model::FeatureGates& gates() const { return gates_; }
@@ -307,6 +330,36 @@ class ClusterState {
   // Priority resolution for a workload (1.7 of the semantics notes).
   int32_t ResolvePriority(const model::Workload& spec) const;
 
+  // --- Changes over time (kueuesim.io/v1alpha1 Change; cluster/changes.cc) ---
+  // The quota node of a cohort, or kNoNode.
+  NodeId FindCohortNode(std::string_view name) const;
+  // Replaces a ClusterQueue's or cohort's quota for one flavor/resource
+  // pair that exists in its resource groups; usage carries over.
+  void UpdateQuota(NodeId node, FrId fr, const quota::FrQuota& quota);
+  // Stops (Hold, HoldAndDrain) or restarts a ClusterQueue.
+  void SetClusterQueueStopped(CqId cq, bool stopped);
+  void SetLocalQueueStopPolicy(LqId lq, model::StopPolicy policy) {
+    lqs_[static_cast<size_t>(lq)].stop_policy = policy;
+  }
+  // A WorkloadPriorityClass's new value, for workloads created from now on;
+  // running ones are updated by the caller (UpdatePriority).
+  void SetWorkloadPriorityClassValue(const std::string& name, int32_t value);
+  // Whether a workload takes its priority from the WorkloadPriorityClass
+  // `name` (Kueue's WorkloadPriorityClass controller updates those).
+  bool UsesWorkloadPriorityClass(const WorkloadRecord& wl, const std::string& name) const;
+  // Sets a live workload's priority (its scheduling-equivalence hash
+  // changes with it).
+  void UpdatePriority(WorkloadId id, int32_t priority);
+
+  // Topology-aware scheduling: the TAS flavors' snapshots and the usage of
+  // admitted TAS workloads (null when the TopologyAwareScheduling gate is
+  // off or no flavor uses a topology).
+  const TasCache* tas() const { return tas_.get(); }
+  TasCache* tas() { return tas_.get(); }
+  // Whether the ClusterQueue has an AdmissionCheck of the given controller
+  // that applies to `flavor` (kNone: to any flavor).
+  bool HasAdmissionCheckController(CqId cq, std::string_view controller, FlavorId flavor) const;
+
  private:
   ClusterState() = default;
   ResourceId InternResource(std::string_view name);
@@ -347,8 +400,12 @@ class ClusterState {
   std::unordered_map<std::string, int32_t> priority_classes_;
   std::optional<int32_t> global_default_priority_;
   std::vector<WorkloadRecord> workloads_;
+  // DRA quota charging (dra/charger.h); null when the cluster has no DRA
+  // objects or mappings and no workload has claimed any yet.
+  std::unique_ptr<dra::Charger> dra_charger_;
   std::vector<WorkloadId> free_slots_;
   std::unordered_map<std::string, WorkloadId> workload_index_;
+  std::unique_ptr<TasCache> tas_;
 };
 
 }  // namespace kueuesim::cluster

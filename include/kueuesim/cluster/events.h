@@ -22,6 +22,11 @@ enum class EventType : uint8_t {
   kFinished,       // completed; quota released
   kDeactivated,    // made inactive (e.g. requeuing limit exceeded)
   kDeleted,        // deleted by its owner (e.g. an LWS scaled down); quota released
+  kAdmittedAtStart,  // admitted in its input status: holds quota from time 0
+  kHeld,           // its LocalQueue is stopped: it waits, not queued
+  kChanged,        // a timed Change was applied (`object`: "Kind/name", reason: the Change)
+  kInadmissible,   // refused by the workload controller (DRA), never queued;
+                   // `reason` is Kueue's condition message
   // LeaderWorkerSet events (`object` names the LWS, `group` the index;
   // `workload` is the group's Workload when it has one).
   kGroupCreated,

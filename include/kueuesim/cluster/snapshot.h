@@ -17,6 +17,7 @@
 
 #include "kueuesim/cluster/admission_fair_sharing.h"
 #include "kueuesim/cluster/cluster_state.h"
+#include "kueuesim/cluster/tas_cache.h"
 
 namespace kueuesim::cluster {
 
@@ -25,6 +26,10 @@ class SchedulingSnapshot {
   // `afs` (may be null) provides the LocalQueue usage of admission fair
   // sharing, read once here as Kueue's snapshot does.
   SchedulingSnapshot(ClusterState* state, SimTime now, const AdmissionFairSharing* afs = nullptr);
+  // Ends the cycle (FinishCycle) if the owner did not.
+  ~SchedulingSnapshot();
+  SchedulingSnapshot(const SchedulingSnapshot&) = delete;
+  SchedulingSnapshot& operator=(const SchedulingSnapshot&) = delete;
 
   const ClusterState& state() const { return *state_; }
   ClusterState& mutable_state() { return *state_; }
@@ -45,7 +50,8 @@ class SchedulingSnapshot {
   // Usage a workload holds (Info.Usage()).
   std::span<const FrAmount> UsageOf(WorkloadId id) const;
 
-  // Snapshot.RemoveWorkload / AddWorkload.
+  // Snapshot.RemoveWorkload / AddWorkload: the quota usage and the TAS
+  // usage of the workload's topology assignments (on the flavors they name).
   void RemoveWorkload(WorkloadId id);
   void AddWorkload(WorkloadId id);
   // Removes / re-adds only the usage (SimulateWorkloadUsageRemoval).
@@ -56,6 +62,20 @@ class SchedulingSnapshot {
 
   // ClusterQueueSnapshot.Fits for quota: Available(fr) >= amount for all.
   bool FitsQuota(CqId cq, std::span<const FrAmount> usage) const;
+
+  // Topology-aware scheduling. The TAS state (null when unused); its
+  // snapshots are the cycle's.
+  const TasCache* tas() const { return state_->tas(); }
+  // ClusterQueueSnapshot.AddUsage for TAS usage: kept until the cycle ends.
+  void AddTasUsage(const TasUsage& usage);
+  // ClusterQueueSnapshot.Fits for TAS usage.
+  bool FitsTas(const TasUsage& usage) const;
+  // A workload admitted in this cycle: its TAS usage enters the cache when
+  // the cycle ends (the cycle itself sees it through AddTasUsage).
+  void AccountAdmission(WorkloadId id);
+  // Ends the cycle: undoes the cycle's TAS usage and accounts its
+  // admissions. The snapshot must not be used afterwards.
+  void FinishCycle();
 
   // Effective priority and queue-order timestamp.
   int32_t Priority(WorkloadId id) const { return state_->workload(id).priority; }
@@ -82,6 +102,9 @@ class SchedulingSnapshot {
   SimTime now_;
   const AdmissionFairSharing* afs_;
   std::vector<double> lq_usage_;  // by LqId, when AFS is enabled
+  bool finished_ = false;
+
+  void UpdateTasUsageOf(WorkloadId id, bool add);
 };
 
 }  // namespace kueuesim::cluster

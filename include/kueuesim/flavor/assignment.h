@@ -46,6 +46,9 @@ struct PodSetAssignmentResult {
   std::vector<std::string> reasons;
   bool error = false;
   std::optional<model::TopologyAssignment> topology_assignment;
+  // delayedTopologyRequest Pending: the topology is assigned later (after a
+  // ProvisioningRequest, or on the worker cluster with MultiKueue).
+  bool delayed_topology_pending = false;
 
   AssignmentMode RepresentativeMode() const;
   const ResourceFlavorAssignment* FlavorFor(ResourceId resource) const;
@@ -61,6 +64,9 @@ struct Assignment {
 
   AssignmentMode RepresentativeMode() const;
   void SetRepresentativeMode(AssignmentMode mode);
+  // Assignment.updateMode: the pod set's flavors get `mode`, and so does the
+  // representative mode.
+  void UpdateMode(size_t pod_set, AssignmentMode mode);
   // FRs whose flavor assignment is in Preempt mode (frsNeedPreemption).
   std::vector<FrId> FrsNeedingPreemption(const cluster::ClusterState& state) const;
   // "couldn't assign flavors to pod set main: ..." (Assignment.Message).

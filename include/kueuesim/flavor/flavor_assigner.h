@@ -13,10 +13,12 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "kueuesim/cluster/cluster_state.h"
+#include "kueuesim/cluster/tas_cache.h"
 #include "kueuesim/flavor/assignment.h"
 
 namespace kueuesim::flavor {
@@ -34,18 +36,64 @@ class PreemptionOracle {
                                                                    FrId fr, Amount quantity) = 0;
 };
 
-// Topology placement hook, called on Fit/Preempt assignments of pod sets
-// that use topology-aware scheduling. Implemented by the topology module.
+// One pod set's topology request (schdcache.TASPodSetRequests).
+struct TasPodSetRequest {
+  size_t pod_set = 0;  // index in Assignment::pod_sets
+  FlavorId flavor = cluster::kNone;
+  bool implied = false;  // TAS implied by a TAS-only ClusterQueue
+};
+
+// The outcome of a topology placement (schdcache.TASAssignmentsResult): the
+// pod sets it reached, with their assignment or why none was found.
+struct TasPlacementResult {
+  struct PodSet {
+    size_t pod_set = 0;  // index in Assignment::pod_sets
+    FlavorId flavor = cluster::kNone;
+    std::optional<model::TopologyAssignment> assignment;
+    std::string failure_reason;  // empty on success
+  };
+  std::vector<PodSet> pod_sets;
+
+  // The first pod set that failed (Kueue: any of them), as an index in
+  // `pod_sets`, or nullopt when all were placed.
+  std::optional<size_t> Failure() const {
+    for (size_t i = 0; i < pod_sets.size(); ++i) {
+      if (!pod_sets[i].failure_reason.empty()) return i;
+    }
+    return std::nullopt;
+  }
+};
+
+// Topology-aware scheduling for the flavor assigner and the scheduler,
+// implemented over the cluster's TAS snapshots (admission/tas_placer.h).
 class TopologyPlacer {
  public:
   virtual ~TopologyPlacer() = default;
-  // Computes topology assignments for the TAS pod sets of `assignment`
-  // (simulating an empty cluster when asked). Returns the index (in
-  // assignment.pod_sets) of the first pod set that could not be placed, or
-  // nullopt when all were placed (their topology_assignment set).
-  virtual std::optional<size_t> Place(cluster::CqId cq, cluster::WorkloadId workload,
-                                      Assignment* assignment, bool simulate_empty) = 0;
+  // Assignment.WorkloadsTopologyRequests: the TAS requests of the pod sets
+  // of `assignment` that need a placement (in pod set order). Pod sets whose
+  // request cannot be built get the error; those whose topology is delayed
+  // (ProvisioningRequest, MultiKueue) are marked and get no request.
+  virtual std::vector<TasPodSetRequest> Requests(cluster::CqId cq, cluster::WorkloadId workload,
+                                                 Assignment* assignment) = 0;
+  // ClusterQueueSnapshot.FindTopologyAssignmentsForWorkload: places the
+  // requests on the current snapshot, or on an empty cluster (only the usage
+  // of TAS workloads ignored) when `simulate_empty`.
+  virtual TasPlacementResult Place(cluster::CqId cq, cluster::WorkloadId workload,
+                                   const Assignment& assignment,
+                                   const std::vector<TasPodSetRequest>& requests,
+                                   bool simulate_empty) = 0;
 };
+
+// Assignment.UpdateForTASResult: the topology assignments of the pod sets
+// the placement reached (none for those that failed).
+void UpdateForTasResult(Assignment* assignment, const TasPlacementResult& result);
+
+// Assignment.ComputeTASNetUsage: the TAS usage of the pod sets with a
+// topology assignment, net of what the workload's current admission already
+// accounts on each domain.
+cluster::TasUsage ComputeTasNetUsage(const cluster::ClusterState& state,
+                                     const cluster::WorkloadRecord& workload,
+                                     const Assignment& assignment);
 
 struct FlavorAssignerOptions {
   bool fair_sharing = false;

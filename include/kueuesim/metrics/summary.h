@@ -45,6 +45,7 @@ struct ClusterQueueSummary {
   std::string name;
   std::string cohort;
   int64_t admitted = 0;   // quota reservations
+  int64_t admitted_at_start = 0;  // admitted in the input status
   int64_t finished = 0;
   int64_t pending = 0;    // at the end of the run
   int64_t running = 0;    // holding quota at the end of the run
@@ -72,6 +73,8 @@ struct ClusterSummary {
   int64_t workloads = 0;
   int64_t cycles = 0;
   int64_t workloads_without_queue = 0;
+  // Refused by the workload controller before queueing (DRA), never queued.
+  int64_t inadmissible = 0;
   std::vector<ClusterQueueSummary> cluster_queues;
   // With fair sharing on: each ClusterQueue's and cohort's weighted share
   // (Kueue's status.fairSharing.weightedShare) over time.
@@ -127,6 +130,7 @@ class SummaryCollector : public cluster::EventSink {
     SimTime last_update = 0;
     std::vector<SimDuration> waits;
     int64_t admitted = 0;
+    int64_t admitted_at_start = 0;
     int64_t finished = 0;
     int64_t preempted = 0;
     int64_t evicted = 0;

@@ -85,6 +85,12 @@ struct NodeSelectorTerm {
   std::vector<SelectorRequirement> match_fields;
 };
 
+// One term of preferred node affinity (v1.PreferredSchedulingTerm).
+struct PreferredSchedulingTerm {
+  int32_t weight = 0;
+  NodeSelectorTerm preference;
+};
+
 // --- Kueue objects ---
 
 // ResourceFlavor (spec).
@@ -299,6 +305,7 @@ struct PodSet {
   std::vector<ResourceAmount> requests;
   Labels node_selector;
   std::vector<NodeSelectorTerm> required_affinity;  // empty: none
+  std::vector<PreferredSchedulingTerm> preferred_affinity;
   std::vector<Toleration> tolerations;
   std::string priority_class_name;  // the pod template's priorityClassName
   std::optional<TopologyRequest> topology_request;
@@ -351,6 +358,9 @@ struct Workload {
   std::optional<Admission> admission;
   std::optional<UnixMicros> quota_reserved_time;  // QuotaReserved lastTransitionTime
   std::optional<UnixMicros> admitted_time;        // Admitted lastTransitionTime
+  bool finished = false;                          // condition Finished is True
+  // status.accumulatedPastExecutionTimeSeconds
+  int64_t accumulated_past_execution_seconds = 0;
   std::vector<std::pair<std::string, std::string>> admission_check_states;  // name, state
 
   // kueuesim timing (annotations kueuesim.io/arrival, kueuesim.io/duration,
@@ -405,6 +415,20 @@ struct Change {
   // MultiKueueCluster: the connection to the worker is lost (false) or back
   // (true).
   std::optional<bool> connected;
+  // ClusterQueue and Cohort: quota edits of existing flavor/resource pairs.
+  struct QuotaEdit {
+    std::string flavor;
+    std::string resource;
+    std::optional<Amount> nominal;
+    bool set_borrowing_limit = false;
+    std::optional<Amount> borrowing_limit;  // nullopt: no limit
+    bool set_lending_limit = false;
+    std::optional<Amount> lending_limit;    // nullopt: no limit
+  };
+  std::vector<QuotaEdit> quota_edits;
+  std::optional<double> fair_weight;         // ClusterQueue, Cohort
+  std::optional<StopPolicy> stop_policy;     // ClusterQueue, LocalQueue
+  std::optional<int32_t> priority_value;     // WorkloadPriorityClass
 };
 
 // --- DRA (resource.k8s.io/v1) ---

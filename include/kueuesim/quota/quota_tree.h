@@ -134,6 +134,10 @@ class QuotaTree {
   // counted on `n` itself (dominantResourceShare's wlReq).
   Drs DominantResourceShare(NodeId n, std::span<const FrAmount> extra = {}) const;
 
+  // Replaces a quota after Finalize (a change over time): subtree quotas
+  // and the cohorts' usage are recomputed for the new limits.
+  void UpdateQuota(NodeId n, FrId fr, const FrQuota& quota);
+
   // Recomputes every cohort's usage from the ClusterQueues' usage (used
   // after bulk changes; the incremental Add/RemoveUsage keep it equal).
   void RecomputeCohortUsage();

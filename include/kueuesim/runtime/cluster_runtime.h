@@ -103,6 +103,8 @@ struct RuntimeCounters {
   int64_t finished = 0;
   int64_t workloads_without_queue = 0;  // missing LocalQueue or ClusterQueue
   int64_t deactivated = 0;
+  int64_t held = 0;  // waiting in a stopped LocalQueue
+  int64_t inadmissible = 0;  // refused by the workload controller (DRA), never queued
 };
 
 class ClusterRuntime : public engine::EventHandler {
@@ -193,6 +195,17 @@ class ClusterRuntime : public engine::EventHandler {
     kAdmissionFairSharingTick,
     kPodsReadyTimeout,
     kRequeueBackoffFinished,
+    kMaximumExecutionTime,
+    kObjectChange,
+  };
+
+  // A timed change of a Kueue object, resolved to ids (object_changes.cc).
+  struct ObjectChange {
+    model::Change change;
+    CqId cq = kNone;
+    quota::NodeId node = quota::kNoNode;  // ClusterQueue or cohort
+    cluster::LqId lq = kNone;
+    std::vector<std::pair<quota::FrId, model::Change::QuotaEdit>> edits;
   };
 
   ClusterRuntime() = default;
@@ -214,6 +227,20 @@ class ClusterRuntime : public engine::EventHandler {
   void OnAdmissionFairSharingTick();
   void OnPodsReadyTimeout(WorkloadId id, uint32_t generation);
   void OnRequeueBackoffFinished(WorkloadId id, uint32_t generation);
+  // maximumExecutionTimeSeconds: deactivation once the admitted time
+  // (this and earlier admissions) reaches the limit.
+  void ScheduleMaximumExecutionTime(WorkloadId id);
+  void OnMaximumExecutionTime(WorkloadId id, uint32_t generation);
+  // Timed changes of ClusterQueues, cohorts, LocalQueues and
+  // WorkloadPriorityClasses: resolved when the runtime is created, applied
+  // at their time.
+  absl::Status ResolveObjectChanges(const scenario::ClusterSpec& spec);
+  void ApplyObjectChange(const ObjectChange& change);
+  // A stopped LocalQueue holds its workloads out of the queues.
+  bool HeldByLocalQueue(const cluster::WorkloadRecord& wl) const;
+  // Moves the parked workloads of every ClusterQueue under `scope` back
+  // into their queues now (after a quota or stop-policy change).
+  void RequeueTree(quota::NodeId scope);
   // waitForPodsReady with blockAdmission: whether an admitted workload is
   // still waiting for its pods (the scheduler does not admit meanwhile).
   bool AdmissionBlocked() const;
@@ -235,6 +262,7 @@ class ClusterRuntime : public engine::EventHandler {
   bool recycle_finished_ = false;
   std::vector<WorkloadOwner*> owners_;
   std::vector<model::AdmissionCheck> admission_checks_;
+  std::vector<ObjectChange> object_changes_;
   std::vector<AdmissionCheckController*> check_controllers_;  // by check; may be null
   std::vector<std::unique_ptr<LwsController>> lws_;
   int64_t admitted_not_ready_ = 0;  // admitted workloads without PodsReady
