@@ -678,7 +678,10 @@ void ClusterRuntime::OpenPreemptionGate(WorkloadId id) {
 void ClusterRuntime::NotifyRequeue(CqId cq) {
   const quota::QuotaTree& tree = state_->tree();
   const quota::NodeId node = state_->cq(cq).node;
-  const quota::NodeId scope = tree.has_parent(node) ? tree.Root(node) : node;
+  NotifyRequeueScope(tree.has_parent(node) ? tree.Root(node) : node);
+}
+
+void ClusterRuntime::NotifyRequeueScope(quota::NodeId scope) {
   if (requeue_pending_[static_cast<size_t>(scope)]) return;
   requeue_pending_[static_cast<size_t>(scope)] = true;
   engine_->ScheduleAfter(options_.inadmissible_requeue_delay, this, kRequeueInadmissible, scope);

@@ -127,7 +127,10 @@ void ClusterRuntime::ApplyObjectChange(const ObjectChange& resolved) {
       const std::vector<WorkloadId> holding = state_->cq(resolved.cq).holding;
       for (WorkloadId id : holding) Evict(id, EvictionReason::kClusterQueueStopped);
     }
+    // A restarted (active again) ClusterQueue wakes the scheduler at once
+    // for the workloads in its heap, and its parked ones are requeued.
     requeue = requeue || policy == model::StopPolicy::kNone;
+    needs_cycle_ = true;
   }
   if (change.stop_policy.has_value() && resolved.lq != kNone) {
     const model::StopPolicy policy = *change.stop_policy;
@@ -167,10 +170,10 @@ void ClusterRuntime::ApplyObjectChange(const ObjectChange& resolved) {
     needs_cycle_ = true;
   }
   if (requeue && resolved.node != quota::kNoNode) {
-    // A ClusterQueue or cohort update requeues the parked workloads of its
-    // whole tree at once (no inadmissible-requeue batching).
-    RequeueTree(tree.Root(resolved.node));
-    needs_cycle_ = true;
+    // A ClusterQueue or cohort update notifies the inadmissible-workload
+    // requeuer for its whole tree: its parked workloads go back to their
+    // queues after the usual 1 s batching delay.
+    NotifyRequeueScope(tree.Root(resolved.node));
   }
 }
 

@@ -240,6 +240,9 @@ class ClusterRuntime : public engine::EventHandler {
   bool HeldByLocalQueue(const cluster::WorkloadRecord& wl) const;
   // Moves the parked workloads of every ClusterQueue under `scope` back
   // into their queues now (after a quota or stop-policy change).
+  // Requeues the parked workloads under `scope` after the batching delay
+  // (notifications for one scope coalesce).
+  void NotifyRequeueScope(quota::NodeId scope);
   void RequeueTree(quota::NodeId scope);
   // waitForPodsReady with blockAdmission: whether an admitted workload is
   // still waiting for its pods (the scheduler does not admit meanwhile).
