@@ -19,6 +19,19 @@ QueueManager::QueueManager(cluster::ClusterState* state, const policy::QueueOrde
   std::iota(cqs_by_name_.begin(), cqs_by_name_.end(), 0);
   std::sort(cqs_by_name_.begin(), cqs_by_name_.end(),
             [&](CqId a, CqId b) { return state_->cq(a).name < state_->cq(b).name; });
+  name_rank_.resize(queues_.size());
+  for (size_t r = 0; r < cqs_by_name_.size(); ++r) name_rank_[static_cast<size_t>(cqs_by_name_[r])] = static_cast<int32_t>(r);
+  non_empty_.assign((queues_.size() + 63) / 64, 0);
+}
+
+void QueueManager::NoteHeapSize(CqId cq) {
+  const auto rank = static_cast<size_t>(name_rank_[static_cast<size_t>(cq)]);
+  const uint64_t bit = uint64_t{1} << (rank % 64);
+  if (queues_[static_cast<size_t>(cq)].heap.empty()) {
+    non_empty_[rank / 64] &= ~bit;
+  } else {
+    non_empty_[rank / 64] |= bit;
+  }
 }
 
 bool QueueManager::Less(const CqQueue& q, CqId cq, WorkloadId a, WorkloadId b) const {
@@ -76,6 +89,7 @@ void QueueManager::HeapPush(CqQueue& q, CqId cq, WorkloadId id) {
   wl.queue_index = static_cast<int32_t>(q.heap.size());
   q.heap.push_back(id);
   Up(q, cq, q.heap.size() - 1);
+  NoteHeapSize(cq);
 }
 
 WorkloadId QueueManager::HeapPop(CqQueue& q, CqId cq) {
@@ -84,6 +98,7 @@ WorkloadId QueueManager::HeapPop(CqQueue& q, CqId cq) {
   Down(q, cq, 0, n);
   WorkloadId id = q.heap.back();
   q.heap.pop_back();
+  NoteHeapSize(cq);
   cluster::WorkloadRecord& wl = state_->workload(id);
   wl.queue_state = QueueState::kNotQueued;
   wl.queue_index = kNone;
@@ -98,6 +113,7 @@ void QueueManager::HeapRemove(CqQueue& q, CqId cq, size_t index) {
   }
   WorkloadId id = q.heap.back();
   q.heap.pop_back();
+  NoteHeapSize(cq);
   cluster::WorkloadRecord& wl = state_->workload(id);
   wl.queue_state = QueueState::kNotQueued;
   wl.queue_index = kNone;
@@ -212,22 +228,32 @@ void QueueManager::Delete(WorkloadId id) {
 }
 
 std::vector<Head> QueueManager::Heads() {
-  std::vector<Head> heads;
-  for (CqId cq : cqs_by_name_) {
-    if (!state_->cq(cq).active) continue;
+  ++heads_calls_;
+  // Kueue pops every active ClusterQueue, clearing the in-flight head of
+  // those with an empty heap; only the ones that had a head can have one.
+  for (CqId cq : inflight_cqs_) {
     CqQueue& q = queues_[static_cast<size_t>(cq)];
-    // Entry penalties change LocalQueue usage: re-sort before the pop.
-    if (afs_ != nullptr && afs_->OrdersClusterQueue(cq) && afs_->HasPendingPenalty(cq)) RebuildHeap(cq);
-    ++q.pop_cycle;
-    if (q.heap.empty()) {
-      q.inflight = kNone;
-      continue;
+    if (q.heap.empty() && state_->cq(cq).active) q.inflight = kNone;
+  }
+  inflight_cqs_.clear();
+  std::vector<Head> heads;
+  for (size_t word = 0; word < non_empty_.size(); ++word) {
+    uint64_t bits = non_empty_[word];
+    while (bits != 0) {
+      const size_t rank = word * 64 + static_cast<size_t>(__builtin_ctzll(bits));
+      bits &= bits - 1;
+      const CqId cq = cqs_by_name_[rank];
+      if (!state_->cq(cq).active) continue;
+      CqQueue& q = queues_[static_cast<size_t>(cq)];
+      // Entry penalties change LocalQueue usage: re-sort before the pop.
+      if (afs_ != nullptr && afs_->OrdersClusterQueue(cq) && afs_->HasPendingPenalty(cq)) RebuildHeap(cq);
+      WorkloadId id = HeapPop(q, cq);
+      cluster::WorkloadRecord& wl = state_->workload(id);
+      wl.queue_state = QueueState::kInflight;
+      q.inflight = id;
+      inflight_cqs_.push_back(cq);
+      heads.push_back({id, cq, q.preemptor == id});
     }
-    WorkloadId id = HeapPop(q, cq);
-    cluster::WorkloadRecord& wl = state_->workload(id);
-    wl.queue_state = QueueState::kInflight;
-    q.inflight = id;
-    heads.push_back({id, cq, q.preemptor == id});
   }
   return heads;
 }
@@ -260,7 +286,7 @@ bool QueueManager::Requeue(WorkloadId id, RequeueReason reason, UnixMicros now) 
   const bool parked = wl.queue_state == QueueState::kInadmissible;
   const bool pending_flavors = wl.last_assignment.has_value() && wl.last_assignment->PendingFlavors();
   if (BackoffExpired(wl, now) &&
-      (immediate || q.queue_inadmissible_cycle >= q.pop_cycle || pending_flavors)) {
+      (immediate || q.queue_inadmissible_cycle >= heads_calls_ || pending_flavors)) {
     if (parked) return MoveToActive(q, cq, id);
     return PushActiveIfNotPresent(q, cq, id);
   }
@@ -270,48 +296,76 @@ bool QueueManager::Requeue(WorkloadId id, RequeueReason reason, UnixMicros now) 
   if (state_->gates().scheduling_equivalence_hashing && !strict &&
       (reason == RequeueReason::kNoFit || reason == RequeueReason::kPreemptionNoCandidates)) {
     q.bulk_moved_hashes.insert(wl.scheduling_hash);
-    std::vector<WorkloadId> same;
+    // Every queued workload with the same hash is parked too: one pass that
+    // keeps the others, then one heapify (O(n), not a removal per workload).
+    size_t kept = 0;
     for (WorkloadId other : q.heap) {
-      if (state_->workload(other).scheduling_hash == wl.scheduling_hash) same.push_back(other);
+      if (state_->workload(other).scheduling_hash == wl.scheduling_hash) {
+        ParkedInsert(q, other);
+      } else {
+        q.heap[kept++] = other;
+      }
     }
-    for (WorkloadId other : same) {
-      HeapRemove(q, cq, static_cast<size_t>(state_->workload(other).queue_index));
-      ParkedInsert(q, other);
+    if (kept != q.heap.size()) {
+      q.heap.resize(kept);
+      Heapify(q, cq);
+      NoteHeapSize(cq);
     }
   }
   return true;
 }
 
-int QueueManager::QueueInadmissible(CqId cq, UnixMicros now) {
-  CqQueue& q = queues_[static_cast<size_t>(cq)];
-  q.queue_inadmissible_cycle = q.pop_cycle;
-  q.bulk_moved_hashes.clear();
-  if (q.parked.empty()) return 0;
-  // Move in input order so the outcome never depends on the parked list's
-  // internal order.
-  std::vector<WorkloadId> candidates = q.parked;
-  std::sort(candidates.begin(), candidates.end(), [&](WorkloadId a, WorkloadId b) {
-    return state_->workload(a).input_sequence < state_->workload(b).input_sequence;
-  });
-  int moved = 0;
-  for (WorkloadId id : candidates) {
-    const cluster::WorkloadRecord& wl = state_->workload(id);
-    if (!NamespaceMatches(cq, wl) || !BackoffExpired(wl, now)) continue;
-    MoveToActive(q, cq, id);
-    ++moved;
-  }
-  return moved;
-}
-
-void QueueManager::RebuildHeap(CqId cq) {
-  CqQueue& q = queues_[static_cast<size_t>(cq)];
-  size_t n = q.heap.size();
+void QueueManager::Heapify(CqQueue& q, CqId cq) {
+  for (size_t i = 0; i < q.heap.size(); ++i) state_->workload(q.heap[i]).queue_index = static_cast<int32_t>(i);
+  const size_t n = q.heap.size();
   for (size_t i = n / 2; i-- > 0;) Down(q, cq, i, n);
 }
 
+int QueueManager::QueueInadmissible(CqId cq, UnixMicros now) {
+  CqQueue& q = queues_[static_cast<size_t>(cq)];
+  q.queue_inadmissible_cycle = heads_calls_;
+  q.bulk_moved_hashes.clear();
+  if (q.parked.empty()) return 0;
+  // The heap's order is total (ties end on the input sequence), so the
+  // order in which parked workloads join it does not change what pops
+  // first. Many joining at once are heapified together.
+  const size_t old_size = q.heap.size();
+  size_t still_parked = 0;
+  for (WorkloadId id : q.parked) {
+    cluster::WorkloadRecord& wl = state_->workload(id);
+    if (!NamespaceMatches(cq, wl) || !BackoffExpired(wl, now)) {
+      wl.queue_index = static_cast<int32_t>(still_parked);
+      q.parked[still_parked++] = id;
+      continue;
+    }
+    wl.queue_state = QueueState::kActive;
+    wl.queued_cq = cq;
+    q.heap.push_back(id);
+  }
+  q.parked.resize(still_parked);
+  const size_t moved = q.heap.size() - old_size;
+  NoteHeapSize(cq);
+  if (moved > old_size / 4) {
+    Heapify(q, cq);
+  } else {
+    for (size_t i = old_size; i < q.heap.size(); ++i) {
+      state_->workload(q.heap[i]).queue_index = static_cast<int32_t>(i);
+      Up(q, cq, i);
+    }
+  }
+  return static_cast<int>(moved);
+}
+
+void QueueManager::RebuildHeap(CqId cq) { Heapify(queues_[static_cast<size_t>(cq)], cq); }
+
 bool QueueManager::AnyActive() const {
-  for (CqId cq = 0; cq < static_cast<CqId>(queues_.size()); ++cq) {
-    if (!queues_[static_cast<size_t>(cq)].heap.empty() && state_->cq(cq).active) return true;
+  for (size_t word = 0; word < non_empty_.size(); ++word) {
+    uint64_t bits = non_empty_[word];
+    while (bits != 0) {
+      const size_t rank = word * 64 + static_cast<size_t>(__builtin_ctzll(bits));
+      bits &= bits - 1;
+      if (state_->cq(cqs_by_name_[rank]).active) return true;
+    }
   }
   return false;
 }

@@ -87,7 +87,10 @@ class QueueManager {
     WorkloadId inflight = cluster::kNone;
     WorkloadId preemptor = cluster::kNone;
     bool preemptor_sticky = false;
-    int64_t pop_cycle = 0;
+    // The heads call (pop cycle) at the last queueInadmissibleWorkloads.
+    // Kueue counts pops per ClusterQueue, one per Heads call even when the
+    // heap is empty; comparing with the global count of Heads calls gives the
+    // same answers without visiting every ClusterQueue each cycle.
     int64_t queue_inadmissible_cycle = -1;
     std::unordered_set<uint64_t> bulk_moved_hashes;
   };
@@ -100,6 +103,10 @@ class QueueManager {
   WorkloadId HeapPop(CqQueue& q, CqId cq);
   void HeapRemove(CqQueue& q, CqId cq, size_t index);
   void HeapFix(CqQueue& q, CqId cq, size_t index);
+  // Keeps the set of ClusterQueues with a non-empty heap up to date.
+  void NoteHeapSize(CqId cq);
+  // Restores the heap property over the whole heap (and every queue_index).
+  void Heapify(CqQueue& q, CqId cq);
   void ParkedInsert(CqQueue& q, WorkloadId id);
   void ParkedRemove(CqQueue& q, WorkloadId id);
   bool MoveToActive(CqQueue& q, CqId cq, WorkloadId id);
@@ -112,6 +119,12 @@ class QueueManager {
   const cluster::AdmissionFairSharing* afs_ = nullptr;
   std::vector<CqQueue> queues_;
   std::vector<CqId> cqs_by_name_;
+  std::vector<int32_t> name_rank_;  // by CqId: position in cqs_by_name_
+  // Bit r set: the ClusterQueue of name rank r has a non-empty heap. Heads
+  // visits only those (and the ones with a head in flight).
+  std::vector<uint64_t> non_empty_;
+  std::vector<CqId> inflight_cqs_;  // ClusterQueues given a head by the last Heads call
+  int64_t heads_calls_ = 0;
 };
 
 }  // namespace kueuesim::queue

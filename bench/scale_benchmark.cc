@@ -1,0 +1,282 @@
+// Speed and scale targets (single core, release build). Each benchmark
+// replays a whole simulation and reports its figure next to the target:
+//
+//   BM_KueueBaseline     Kueue's baseline performance configuration
+//                        (scenarios/kueue-perf/generator-baseline.yaml:
+//                        5 cohorts x 6 ClusterQueues, 15,000 workloads, with
+//                        preemption). Target: under 50 ms.
+//   BM_KueueLargeScale   Kueue's large-scale configuration (10 cohorts x 100
+//                        ClusterQueues, 50,000 workloads). Target: under 1 s.
+//   BM_Synthetic         a synthetic stream of workloads over ClusterQueues in
+//                        cohorts of a given depth: (workloads, ClusterQueues,
+//                        cohort depth). 1,000,000 over 1,000 ClusterQueues in
+//                        50 cohorts is the target case (under 10 s, peak
+//                        memory under 1 GiB); the other points make the
+//                        scaling table of docs/performance.md.
+//   BM_CycleOver1000Heads one admission cycle over 1,000 ClusterQueue heads:
+//                        nanoseconds per head.
+//
+// Peak memory is the process's maximum resident set (getrusage), reported as
+// the counter peak_rss_mib; run one benchmark per process
+// (--benchmark_filter) to attribute it.
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "kueuesim/trace/importers.h"
+#include "scenario_builder.h"
+
+#ifndef KUEUESIM_SOURCE_DIR
+#error "KUEUESIM_SOURCE_DIR must name the source tree (for scenarios/kueue-perf)"
+#endif
+
+namespace kueuesim::bench {
+namespace {
+
+double PeakRssMib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+// The default cluster with nothing in it; the objects come from a trace.
+scenario::Scenario EmptyScenario() {
+  return MustLoad("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: default\n---\n");
+}
+
+template <typename T>
+void Append(std::vector<T>* into, std::vector<T> from) {
+  for (auto& item : from) into->push_back(std::move(item));
+}
+
+// Runs Kueue's generator configuration `file` once per iteration: the
+// objects it defines plus its workloads streamed by the importer.
+void RunGeneratorConfig(benchmark::State& state, const std::string& file) {
+  trace::TraceSpec spec;
+  spec.name = "perf";
+  spec.format = "kueue-perf-generator";
+  spec.path = std::string(KUEUESIM_SOURCE_DIR) + "/scenarios/kueue-perf/" + file;
+  auto objects = trace::GeneratedObjectsFor(spec);
+  if (!objects.ok()) {
+    state.SkipWithError(StatusMessage(objects.status()).c_str());
+    return;
+  }
+  scenario::Scenario scenario = EmptyScenario();
+  scenario::ClusterSpec& cluster = scenario.clusters.at(0);
+  Append(&cluster.resource_flavors, objects->resource_flavors);
+  Append(&cluster.cohorts, objects->cohorts);
+  Append(&cluster.cluster_queues, objects->cluster_queues);
+  Append(&cluster.local_queues, objects->local_queues);
+  Append(&cluster.namespaces, objects->namespaces);
+  Append(&cluster.workload_priority_classes, objects->workload_priority_classes);
+  const policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
+  int64_t workloads = 0;
+  int64_t admitted = 0;
+  int64_t preemptions = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto simulation = sim::Simulation::Create(scenario, registry);
+    auto source = trace::OpenTrace(spec);
+    if (!simulation.ok() || !source.ok()) {
+      state.SkipWithError("cannot build the simulation");
+      return;
+    }
+    CountingSink sink;
+    (*simulation)->AddEventSink(&sink);
+    absl::Status added = (*simulation)->AddWorkloadSource(*std::move(source));
+    if (!added.ok()) {
+      state.SkipWithError(StatusMessage(added).c_str());
+      return;
+    }
+    state.ResumeTiming();
+    absl::Status status = (*simulation)->Run({});
+    benchmark::DoNotOptimize(status);
+    state.PauseTiming();
+    if (!status.ok()) {
+      state.SkipWithError(StatusMessage(status).c_str());
+      return;
+    }
+    workloads += (*simulation)->sources().at(0)->report().workloads;
+    admitted += sink.reservations;
+    preemptions += sink.preemptions;
+    simulation->reset();
+    state.ResumeTiming();
+  }
+  const auto runs = static_cast<double>(state.iterations());
+  state.SetItemsProcessed(workloads);
+  state.counters["workloads_per_run"] = static_cast<double>(workloads) / runs;
+  state.counters["reservations_per_run"] = static_cast<double>(admitted) / runs;
+  state.counters["preemptions_per_run"] = static_cast<double>(preemptions) / runs;
+  state.counters["peak_rss_mib"] = PeakRssMib();
+}
+
+void BM_KueueBaseline(benchmark::State& state) { RunGeneratorConfig(state, "generator-baseline.yaml"); }
+BENCHMARK(BM_KueueBaseline)->Unit(benchmark::kMillisecond);
+
+void BM_KueueLargeScale(benchmark::State& state) { RunGeneratorConfig(state, "generator-large-scale.yaml"); }
+BENCHMARK(BM_KueueLargeScale)->Unit(benchmark::kMillisecond);
+
+// A synthetic stream: `total` workloads spread round-robin over the
+// ClusterQueues cq-<c>-<q>, one arrival every `interval`, 1 to 4 cpu, 1 to 3
+// priorities, running 10 to 40 intervals: queues fill, borrow and preempt
+// but the backlog stays bounded, as in a busy production cluster.
+class SyntheticSource : public trace::WorkloadSource {
+ public:
+  SyntheticSource(int64_t total, int cohorts, int queues_per_cohort, SimDuration interval)
+      : total_(total), cohorts_(cohorts), queues_per_cohort_(queues_per_cohort), interval_(interval) {
+    report_.source = "synthetic";
+  }
+  absl::StatusOr<std::optional<model::Workload>> Next() override {
+    if (next_ >= total_) return std::optional<model::Workload>();
+    const int64_t i = next_++;
+    const int64_t queues = static_cast<int64_t>(cohorts_) * queues_per_cohort_;
+    const int64_t queue = i % queues;
+    model::Workload wl;
+    wl.meta.name = fmt::format("wl-{}", i);
+    wl.meta.namespace_ = fmt::format("ns-{}-{}", queue / queues_per_cohort_, queue % queues_per_cohort_);
+    wl.queue_name = "lq";
+    wl.priority = static_cast<int32_t>((i * 7) % 3) * 100;
+    model::PodSet pod_set;
+    pod_set.requests.push_back({"cpu", 1000 * (1 + (i * 13) % 4)});
+    wl.pod_sets.push_back(std::move(pod_set));
+    wl.arrival = interval_ * i;
+    wl.duration = interval_ * queues * (10 + (i * 31) % 31) / 10;
+    wl.input_sequence = i;
+    ++report_.rows_read;
+    ++report_.workloads;
+    return std::optional<model::Workload>(std::move(wl));
+  }
+  const trace::ImportReport& report() const override { return report_; }
+
+ private:
+  int64_t total_;
+  int cohorts_;
+  int queues_per_cohort_;
+  SimDuration interval_;
+  int64_t next_ = 0;
+  trace::ImportReport report_;
+};
+
+// Cohorts of depth `depth` (1: every ClusterQueue directly in cohort-<c>;
+// more: a chain of Cohort objects above it).
+std::string HierarchicalCohorts(int cohorts, int depth) {
+  std::string out;
+  for (int c = 0; c < cohorts; ++c) {
+    for (int level = 1; level < depth; ++level) {
+      const std::string child = level == 1 ? fmt::format("cohort-{}", c) : fmt::format("cohort-{}-up{}", c, level - 1);
+      out += fmt::format(
+          "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Cohort\nmetadata:\n  name: {}\nspec:\n  parentName: "
+          "cohort-{}-up{}\n---\n",
+          child, c, level);
+    }
+  }
+  return out;
+}
+
+// Args: workloads, ClusterQueues, cohort depth. 20 ClusterQueues per cohort
+// (at least one cohort).
+void BM_Synthetic(benchmark::State& state) {
+  const int64_t total = state.range(0);
+  const auto queues = static_cast<int>(state.range(1));
+  const auto depth = static_cast<int>(state.range(2));
+  CohortLayout layout;
+  layout.queues_per_cohort = std::min(queues, 20);
+  layout.cohorts = queues / layout.queues_per_cohort;
+  layout.nominal_cpu = "8";
+  layout.reclaim_within_cohort = "Any";
+  layout.within_cluster_queue = "LowerPriority";
+  const scenario::Scenario scenario = MustLoad(ClusterManifests(layout) + HierarchicalCohorts(layout.cohorts, depth));
+  const policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
+  int64_t admitted = 0;
+  int64_t preemptions = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto simulation = sim::Simulation::Create(scenario, registry);
+    CountingSink sink;
+    (*simulation)->AddEventSink(&sink);
+    absl::Status added = (*simulation)->AddWorkloadSource(
+        std::make_unique<SyntheticSource>(total, layout.cohorts, layout.queues_per_cohort, kSecond));
+    if (!added.ok()) {
+      state.SkipWithError(StatusMessage(added).c_str());
+      return;
+    }
+    state.ResumeTiming();
+    absl::Status status = (*simulation)->Run({});
+    benchmark::DoNotOptimize(status);
+    state.PauseTiming();
+    if (!status.ok()) {
+      state.SkipWithError(StatusMessage(status).c_str());
+      return;
+    }
+    admitted += sink.reservations;
+    preemptions += sink.preemptions;
+    simulation->reset();
+    state.ResumeTiming();
+  }
+  const auto runs = static_cast<double>(state.iterations());
+  state.SetItemsProcessed(total * static_cast<int64_t>(state.iterations()));
+  state.counters["reservations_per_run"] = static_cast<double>(admitted) / runs;
+  state.counters["preemptions_per_run"] = static_cast<double>(preemptions) / runs;
+  state.counters["peak_rss_mib"] = PeakRssMib();
+}
+BENCHMARK(BM_Synthetic)
+    ->Unit(benchmark::kMillisecond)
+    ->Args({1'000'000, 1000, 1})  // the target case
+    ->Args({10'000, 100, 1})
+    ->Args({100'000, 100, 1})
+    ->Args({100'000, 10, 1})
+    ->Args({100'000, 1000, 1})
+    ->Args({100'000, 10'000, 1})
+    ->Args({100'000, 100, 3})
+    ->Args({100'000, 100, 5});
+
+// One admission cycle over 1,000 ClusterQueue heads (50 cohorts of 20), each
+// head fitting its queue: the cost per head of popping, assigning flavors,
+// checking quota and admitting.
+void BM_CycleOver1000Heads(benchmark::State& state) {
+  CohortLayout layout;
+  layout.cohorts = 50;
+  layout.queues_per_cohort = 20;
+  layout.nominal_cpu = "4";
+  std::string text = ClusterManifests(layout);
+  for (int c = 0; c < layout.cohorts; ++c) {
+    for (int q = 0; q < layout.queues_per_cohort; ++q) {
+      for (int i = 0; i < 2; ++i) text += WorkloadManifest(c, q, i, "1", 0, "", "");
+    }
+  }
+  const scenario::Scenario scenario = MustLoad(text);
+  const policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
+  int64_t heads = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto simulation = sim::Simulation::Create(scenario, registry);
+    CountingSink sink;
+    (*simulation)->AddEventSink(&sink);
+    // Arrivals are queued, no cycle yet.
+    absl::Status started = (*simulation)->Run({.until = std::nullopt, .max_cycles = 0});
+    benchmark::DoNotOptimize(started);
+    state.ResumeTiming();
+    absl::Status status = (*simulation)->Run({.until = std::nullopt, .max_cycles = 1});
+    benchmark::DoNotOptimize(status);
+    state.PauseTiming();
+    heads += sink.reservations;
+    simulation->reset();
+    state.ResumeTiming();
+  }
+  state.SetItemsProcessed(heads);
+  state.counters["heads_per_cycle"] = static_cast<double>(heads) / static_cast<double>(state.iterations());
+  state.counters["ns_per_head"] = benchmark::Counter(static_cast<double>(heads),
+                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert,
+                                                     benchmark::Counter::kIs1000);
+}
+BENCHMARK(BM_CycleOver1000Heads)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+}  // namespace kueuesim::bench
+
+BENCHMARK_MAIN();
