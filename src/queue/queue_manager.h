@@ -125,6 +125,9 @@ class QueueManager {
   std::vector<uint64_t> non_empty_;
   std::vector<CqId> inflight_cqs_;  // ClusterQueues given a head by the last Heads call
   int64_t heads_calls_ = 0;
+  // By CqId, by NamespaceId: -1 not computed yet, else whether the
+  // ClusterQueue's namespaceSelector matches the namespace.
+  mutable std::vector<std::vector<int8_t>> namespace_matches_;
 };
 
 }  // namespace kueuesim::queue
