@@ -3,3 +3,8 @@
 kueuesim_test(NAME object_changes_test
   SOURCES runtime/object_changes_test.cc
   DEPS kueuesim::sim kueuesim::policy kueuesim::scenario fmt::fmt)
+
+# LeaderWorkerSet groups under topology-aware scheduling.
+kueuesim_test(NAME lws_topology_test
+  SOURCES runtime/lws_topology_test.cc
+  DEPS kueuesim::sim kueuesim::policy kueuesim::scenario fmt::fmt)
