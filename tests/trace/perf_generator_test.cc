@@ -1,5 +1,5 @@
-// Tests for kueue-perf-generator (src/trace/perf_generator.cc) on the copies
-// of Kueue's generator configurations in scenarios/kueue-perf/ (baseline:
+// Tests for kueue-perf-generator (src/trace/perf_generator.cc) on Kueue's
+// generator configurations as written in scenarios/kueue-perf/ (baseline:
 // 5 cohorts x 6 ClusterQueues x 500 workloads; large-scale: 10 x 100 x 50)
 // and on invalid configurations.
 #include <map>
