@@ -9,10 +9,12 @@
 //                        ClusterQueues, 50,000 workloads). Target: under 1 s.
 //   BM_Synthetic         a synthetic stream of workloads over ClusterQueues in
 //                        cohorts of a given depth: (workloads, ClusterQueues,
-//                        cohort depth). 1,000,000 over 1,000 ClusterQueues in
-//                        50 cohorts is the target case (under 10 s, peak
-//                        memory under 1 GiB); the other points make the
-//                        scaling table of docs/performance.md.
+//                        cohort depth, offered load %). 1,000,000 over 1,000
+//                        ClusterQueues in 50 cohorts at 80 % load is the
+//                        target case (under 10 s, peak memory under 1 GiB);
+//                        the other points make the scaling table of
+//                        docs/performance.md, and two saturated points (100 %)
+//                        show the cost of constant preemption.
 //   BM_CycleOver1000Heads one admission cycle over 1,000 ClusterQueue heads:
 //                        nanoseconds per head.
 //
@@ -122,13 +124,19 @@ void BM_KueueLargeScale(benchmark::State& state) { RunGeneratorConfig(state, "ge
 BENCHMARK(BM_KueueLargeScale)->Unit(benchmark::kMillisecond);
 
 // A synthetic stream: `total` workloads spread round-robin over the
-// ClusterQueues cq-<c>-<q>, one arrival every `interval`, 1 to 4 cpu, 1 to 3
-// priorities, running 10 to 40 intervals: queues fill, borrow and preempt
-// but the backlog stays bounded, as in a busy production cluster.
+// ClusterQueues cq-<c>-<q> (8 cpu each), one arrival every `interval`, 1 to
+// 4 cpu (2.5 on average), three priorities, run times spread from half to
+// one and a half times their mean, which is chosen so that the offered load
+// is `load_percent` of the capacity: below 100 queues rarely back up; at 100
+// they fill, borrow and preempt all the time, as in a saturated cluster.
 class SyntheticSource : public trace::WorkloadSource {
  public:
-  SyntheticSource(int64_t total, int cohorts, int queues_per_cohort, SimDuration interval)
-      : total_(total), cohorts_(cohorts), queues_per_cohort_(queues_per_cohort), interval_(interval) {
+  SyntheticSource(int64_t total, int cohorts, int queues_per_cohort, SimDuration interval, int64_t load_percent)
+      : total_(total),
+        cohorts_(cohorts),
+        queues_per_cohort_(queues_per_cohort),
+        interval_(interval),
+        load_percent_(load_percent) {
     report_.source = "synthetic";
   }
   absl::StatusOr<std::optional<model::Workload>> Next() override {
@@ -145,7 +153,9 @@ class SyntheticSource : public trace::WorkloadSource {
     pod_set.requests.push_back({"cpu", 1000 * (1 + (i * 13) % 4)});
     wl.pod_sets.push_back(std::move(pod_set));
     wl.arrival = interval_ * i;
-    wl.duration = interval_ * queues * (10 + (i * 31) % 31) / 10;
+    // Mean run time: load x capacity / (mean request x arrival rate per
+    // queue) = load/100 x 8 / 2.5 x queues x interval.
+    wl.duration = interval_ * queues * load_percent_ * 32 * (50 + (i * 31) % 101) / 100'000;
     wl.input_sequence = i;
     ++report_.rows_read;
     ++report_.workloads;
@@ -158,6 +168,7 @@ class SyntheticSource : public trace::WorkloadSource {
   int cohorts_;
   int queues_per_cohort_;
   SimDuration interval_;
+  int64_t load_percent_;
   int64_t next_ = 0;
   trace::ImportReport report_;
 };
@@ -178,12 +189,13 @@ std::string HierarchicalCohorts(int cohorts, int depth) {
   return out;
 }
 
-// Args: workloads, ClusterQueues, cohort depth. 20 ClusterQueues per cohort
-// (at least one cohort).
+// Args: workloads, ClusterQueues, cohort depth, offered load (percent of
+// the capacity). 20 ClusterQueues per cohort (at least one cohort).
 void BM_Synthetic(benchmark::State& state) {
   const int64_t total = state.range(0);
   const auto queues = static_cast<int>(state.range(1));
   const auto depth = static_cast<int>(state.range(2));
+  const int64_t load_percent = state.range(3);
   CohortLayout layout;
   layout.queues_per_cohort = std::min(queues, 20);
   layout.cohorts = queues / layout.queues_per_cohort;
@@ -200,7 +212,7 @@ void BM_Synthetic(benchmark::State& state) {
     CountingSink sink;
     (*simulation)->AddEventSink(&sink);
     absl::Status added = (*simulation)->AddWorkloadSource(
-        std::make_unique<SyntheticSource>(total, layout.cohorts, layout.queues_per_cohort, kSecond));
+        std::make_unique<SyntheticSource>(total, layout.cohorts, layout.queues_per_cohort, kSecond, load_percent));
     if (!added.ok()) {
       state.SkipWithError(StatusMessage(added).c_str());
       return;
@@ -226,14 +238,19 @@ void BM_Synthetic(benchmark::State& state) {
 }
 BENCHMARK(BM_Synthetic)
     ->Unit(benchmark::kMillisecond)
-    ->Args({1'000'000, 1000, 1})  // the target case
-    ->Args({10'000, 100, 1})
-    ->Args({100'000, 100, 1})
-    ->Args({100'000, 10, 1})
-    ->Args({100'000, 1000, 1})
-    ->Args({100'000, 10'000, 1})
-    ->Args({100'000, 100, 3})
-    ->Args({100'000, 100, 5});
+    ->Args({1'000'000, 1000, 1, 80})  // the target case
+    // Scaling: workloads, ClusterQueues, cohort depth (80 % load).
+    ->Args({10'000, 100, 1, 80})
+    ->Args({100'000, 100, 1, 80})
+    ->Args({1'000'000, 100, 1, 80})
+    ->Args({100'000, 10, 1, 80})
+    ->Args({100'000, 1000, 1, 80})
+    ->Args({100'000, 10'000, 1, 80})
+    ->Args({100'000, 100, 3, 80})
+    ->Args({100'000, 100, 5, 80})
+    // Saturated: every cycle searches for preemption targets.
+    ->Args({10'000, 100, 1, 100})
+    ->Args({30'000, 100, 1, 100});
 
 // One admission cycle over 1,000 ClusterQueue heads (50 cohorts of 20), each
 // head fitting its queue: the cost per head of popping, assigning flavors,
