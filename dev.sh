@@ -3,9 +3,11 @@
 # Debian 12 machine:
 #
 #   ./dev.sh run    install what is missing, build (release), and run the
-#                   quick-start scenario, printing its summary
+#                   quick-start scenario, printing its summary; afterwards
+#                   `python3 -c "import kueuesim"` works (docs/python.md)
 #   ./dev.sh test   install what is missing, build, and run every test:
-#                   unit and end-to-end tests, the Kueue conformance cases,
+#                   unit and end-to-end tests, the Python module's tests,
+#                   the Kueue conformance cases,
 #                   the example that links the installed library, and the
 #                   tests again under AddressSanitizer + UndefinedBehaviorSanitizer
 #
@@ -17,7 +19,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 PACKAGES=(build-essential cmake pkg-config python3 libabsl-dev libboost-graph-dev libfmt-dev
           nlohmann-json3-dev libyaml-cpp-dev libyaml-dev libcli11-dev libgtest-dev libgmock-dev
-          googletest libbenchmark-dev pybind11-dev python3-dev)
+          googletest libbenchmark-dev pybind11-dev python3-dev
+          chromium)  # renders the HTML report in tests/e2e/report_render_test.sh
 CONFORMANCE="${ROOT}/../shared/conformance/check.py"
 
 log() { printf '\n== %s\n' "$*" >&2; }
@@ -38,14 +41,30 @@ install_deps() {
 configure_and_build() {  # dir build-type extra-cmake-args...
   local dir="$1" type="$2"; shift 2
   cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE="$type" -DKUEUESIM_WERROR=ON \
-        -DPython3_EXECUTABLE=/usr/bin/python3 "$@" >/dev/null
+        -DPython3_EXECUTABLE=/usr/bin/python3 -DKUEUESIM_BUILD_PYTHON=ON "$@" >/dev/null
   cmake --build "$dir" -j "$JOBS"
+}
+
+# Puts <build>/python (the kueuesim module) on python3's path through a .pth
+# file in the user's site-packages, so that `python3 -c "import kueuesim"`
+# works from anywhere (docs/python.md).
+link_python_module() {  # build-dir
+  local site
+  site="$(python3 -c 'import site; print(site.getusersitepackages() if site.ENABLE_USER_SITE else "")')"
+  if [ -z "$site" ]; then
+    echo "(python: user site-packages disabled; use PYTHONPATH=$1/python)" >&2
+    return 0
+  fi
+  mkdir -p "$site"
+  echo "$1/python" > "$site/kueuesim.pth"
+  echo "(python: import kueuesim now loads $1/python, via $site/kueuesim.pth)" >&2
 }
 
 cmd_run() {
   install_deps
   log "building (release)"
   configure_and_build "$ROOT/build/release" Release -DKUEUESIM_BUILD_TESTS=OFF -DKUEUESIM_BUILD_BENCHMARKS=OFF
+  link_python_module "$ROOT/build/release"
   log "running scenarios/quickstart/gpu-teams.yaml"
   "$ROOT/build/release/cli/kueuesim" run "$ROOT/scenarios/quickstart/gpu-teams.yaml" \
       --events "$ROOT/build/release/quickstart-events.jsonl"

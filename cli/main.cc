@@ -2,14 +2,16 @@
 //
 //   kueuesim run FILES... [--until T] [--cycles N] [--events FILE|-]
 //                         [--summary FILE] [--seed S] [--quiet]
+//                         [--check THRESHOLDS] [--timeseries FILE] [--out DIR]
 //   kueuesim validate FILES...
 //   kueuesim policies
 //
 // Exit codes: 0 success; 1 invalid input (the message names the file, the
 // object and the field); 2 bad command line; 3 a run that failed (I/O,
-// internal error).
+// internal error); 4 a run whose --check thresholds failed.
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,9 @@
 #include "kueuesim/base/time.h"
 #include "kueuesim/metrics/event_log.h"
 #include "kueuesim/metrics/summary.h"
+#include "kueuesim/metrics/thresholds.h"
+#include "kueuesim/metrics/timeseries.h"
+#include "report_command.h"
 #include "kueuesim/policy/registry.h"
 #include "kueuesim/scenario/scenario.h"
 #include "kueuesim/sim/simulation.h"
@@ -34,6 +39,7 @@ constexpr int kExitOk = 0;
 constexpr int kExitInvalidInput = 1;
 constexpr int kExitUsage = 2;
 constexpr int kExitRunFailed = 3;
+constexpr int kExitThresholdsFailed = 4;
 
 int Fail(const absl::Status& status) {
   std::fprintf(stderr, "kueuesim: error: %s\n", kueuesim::StatusMessage(status).c_str());
@@ -59,13 +65,27 @@ struct RunArgs {
   std::string summary;
   int64_t seed = -1;
   bool quiet = false;
+  std::string check;  // thresholds file
+  std::string timeseries;
+  std::string out_dir;  // run directory: events, summary and time series
 };
 
-int Run(const RunArgs& args) {
+int Run(const RunArgs& given_args) {
   using namespace kueuesim;
+  RunArgs args = given_args;
+  if (!args.out_dir.empty()) {
+    absl::Status prepared = cli::PrepareRunDirectory(args.out_dir, &args.events, &args.summary, &args.timeseries);
+    if (!prepared.ok()) return Fail(prepared);
+  }
   auto scenario = scenario::LoadScenarioFiles(args.files);
   if (!scenario.ok()) return Fail(scenario.status());
   PrintReport(scenario->report);
+  std::optional<metrics::Thresholds> thresholds;
+  if (!args.check.empty()) {
+    auto loaded = metrics::LoadThresholdsFile(args.check);
+    if (!loaded.ok()) return Fail(loaded.status());
+    thresholds = std::move(*loaded);
+  }
   if (args.seed >= 0) scenario->settings.seed = static_cast<uint64_t>(args.seed);
   sim::RunOptions options;
   if (!args.until.empty()) {
@@ -92,9 +112,28 @@ int Run(const RunArgs& args) {
     event_log = std::make_unique<metrics::EventLogWriter>(events_file);
     (*simulation)->AddEventSink(event_log.get());
   }
+  std::FILE* timeseries_file = nullptr;
+  std::unique_ptr<metrics::TimeSeriesRecorder> timeseries;
+  if (!args.timeseries.empty()) {
+    timeseries_file = std::fopen(args.timeseries.c_str(), "w");
+    if (timeseries_file == nullptr) {
+      std::fprintf(stderr, "kueuesim: error: cannot open %s for writing\n", args.timeseries.c_str());
+      return kExitRunFailed;
+    }
+    timeseries = std::make_unique<metrics::TimeSeriesRecorder>(timeseries_file,
+                                                               metrics::TimeSeriesFormatForPath(args.timeseries));
+    (*simulation)->AddEventSink(timeseries.get());
+  }
   metrics::SummaryCollector collector;
   (*simulation)->AddEventSink(&collector);
   absl::Status status = (*simulation)->Run(options);
+  if (timeseries != nullptr) {
+    timeseries->Finish();
+    if (std::fclose(timeseries_file) != 0) {
+      std::fprintf(stderr, "kueuesim: error: writing %s failed\n", args.timeseries.c_str());
+      return kExitRunFailed;
+    }
+  }
   if (events_file != nullptr && events_file != stdout && std::fclose(events_file) != 0) {
     std::fprintf(stderr, "kueuesim: error: writing %s failed\n", args.events.c_str());
     return kExitRunFailed;
@@ -118,6 +157,13 @@ int Run(const RunArgs& args) {
     std::string text = metrics::FormatSummary(summary);
     std::FILE* out = args.events == "-" ? stderr : stdout;
     std::fwrite(text.data(), 1, text.size(), out);
+  }
+  if (thresholds.has_value()) {
+    auto report = metrics::EvaluateThresholds(*thresholds, summary);
+    if (!report.ok()) return Fail(report.status());
+    std::string text = metrics::FormatThresholdReport(*report, args.check);
+    std::fwrite(text.data(), 1, text.size(), args.events == "-" ? stderr : stdout);
+    if (!report->ok()) return kExitThresholdsFailed;
   }
   return kExitOk;
 }
@@ -164,12 +210,19 @@ int main(int argc, char** argv) {
   run->add_option("--summary", run_args.summary, "Write the summary as JSON to FILE");
   run->add_option("--seed", run_args.seed, "Random seed (default: the scenario's, else 1)")->check(CLI::NonNegativeNumber);
   run->add_flag("--quiet,-q", run_args.quiet, "Do not print the summary");
+  run->add_option("--check", run_args.check,
+                  "Check the run's figures against a thresholds file; exit 4 when a check fails");
+  run->add_option("--timeseries", run_args.timeseries,
+                  "Write usage, borrowing, pending and shares over time to FILE (.csv, else JSON Lines)");
+  run->add_option("--out", run_args.out_dir,
+                  "Write a run directory: DIR/events.jsonl, DIR/summary.json, DIR/timeseries.jsonl");
 
   std::vector<std::string> validate_files;
   CLI::App* validate = app.add_subcommand("validate", "Check scenario files without running them");
   validate->add_option("files", validate_files, "Scenario files")->required();
 
   CLI::App* policies = app.add_subcommand("policies", "List the policies that scenarios can select");
+  kueuesim::cli::ResultsCommands results(&app);  // report, compare (report_command.cc)
 
   try {
     app.parse(argc, argv);
@@ -180,5 +233,6 @@ int main(int argc, char** argv) {
   if (*run) return Run(run_args);
   if (*validate) return Validate(validate_files);
   if (*policies) return Policies();
+  if (auto code = results.Run()) return *code;
   return kExitUsage;
 }

@@ -318,6 +318,7 @@ absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model
   record.creation = spec->meta.creation_timestamp.value_or(start_time_ + spec->arrival);
   record.queue_order_timestamp = record.creation;
   record.input_sequence = spec->input_sequence;
+  record.input_subsequence = spec->input_subsequence;
   record.arrival = spec->arrival;
   record.duration = spec->duration;
   record.startup_delay = spec->startup_delay.value_or(default_startup_delay_);

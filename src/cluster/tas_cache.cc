@@ -32,52 +32,29 @@ TasCache::TasCache(const ClusterState& state, const scenario::ClusterSpec& spec)
     for (const auto& [name, amount] : node.allocatable) names.insert(name);
   }
   for (const auto& name : names) InternResource(name);
+  nodes_ = spec.nodes;
+  topologies_ = spec.topologies;
 
-  topology::TasOptions options;
-  options.profile_mixed = state.gates().tas_profile_mixed;
-  options.balanced_placement = state.gates().tas_balanced_placement;
-  options.multi_layer_topology = state.gates().tas_multi_layer_topology;
-  options.respect_node_affinity_preferred = state.gates().tas_respect_node_affinity_preferred;
+  options_.profile_mixed = state.gates().tas_profile_mixed;
+  options_.balanced_placement = state.gates().tas_balanced_placement;
+  options_.multi_layer_topology = state.gates().tas_multi_layer_topology;
+  options_.respect_node_affinity_preferred = state.gates().tas_respect_node_affinity_preferred;
 
   flavors_.resize(static_cast<size_t>(state.num_flavors()));
+  flavor_node_labels_.resize(static_cast<size_t>(state.num_flavors()));
   std::vector<std::pair<std::string, FlavorId>> hostname_by_name;
   for (FlavorId f = 0; f < state.num_flavors(); ++f) {
     const FlavorInfo& info = state.flavor(f);
     if (!info.exists || info.spec->topology_name.empty()) continue;
     const model::Topology* topology = nullptr;
-    for (const auto& t : spec.topologies) {
+    for (const auto& t : topologies_) {
       if (t.meta.name == info.spec->topology_name) topology = &t;
     }
     if (topology == nullptr) continue;  // no TAS cache entry: queues using it are inactive
-    // nodesCache.find: the nodes carrying the flavor's nodeLabels (the
-    // level labels are checked when the tree is built); only Ready and
-    // schedulable nodes are kept (SchedulerLibraryIntegration is off).
-    std::vector<topology::NodeSpec> nodes;
-    for (const auto& node : spec.nodes) {
-      if (!HasLabels(node.meta.labels, info.spec->node_labels)) continue;
-      topology::NodeSpec n;
-      n.name = node.meta.name;
-      n.labels = node.meta.labels;
-      n.taints = node.taints;
-      n.schedulable = node.ready && !node.unschedulable;
-      bool has_pods = false;
-      for (const auto& [name, amount] : node.allocatable) {
-        n.allocatable.push_back({resource_index_.at(name), amount});
-        has_pods = has_pods || name == kPodsResource;
-      }
-      // A kubelet always reports "pods"; a node written without it gets the
-      // default maxPods.
-      if (!has_pods) n.allocatable.push_back({pods_resource(), kDefaultNodePods});
-      std::sort(n.allocatable.begin(), n.allocatable.end(),
-                [](const auto& a, const auto& b) { return a.resource < b.resource; });
-      nodes.push_back(std::move(n));
-    }
     FlavorEntry& entry = flavors_[static_cast<size_t>(f)];
-    entry.snapshot = std::make_unique<topology::TasFlavorSnapshot>(
-        topology->levels, std::move(nodes), info.spec->tolerations, pods_resource(), options);
-    entry.snapshot->SetTopologyName(topology->meta.name);
-    entry.snapshot->SetResourceNames(resource_names_);
-    entry.lowest_hostname = entry.snapshot->IsLowestLevelHostname();
+    entry.topology = topology;
+    flavor_node_labels_[static_cast<size_t>(f)] = info.spec->node_labels;
+    BuildFlavor(state, f);
     if (entry.lowest_hostname) hostname_by_name.emplace_back(info.name, f);
     ++num_tas_flavors_;
   }
@@ -85,6 +62,102 @@ TasCache::TasCache(const ClusterState& state, const scenario::ClusterSpec& spec)
   for (const auto& [name, f] : hostname_by_name) hostname_flavors_.push_back(f);
   accounted_by_cq_.resize(static_cast<size_t>(state.num_cluster_queues()));
   seen_generation_.assign(static_cast<size_t>(state.num_cluster_queues()), -1);
+}
+
+void TasCache::BuildFlavor(const ClusterState& state, FlavorId f) {
+  const FlavorInfo& info = state.flavor(f);
+  FlavorEntry& entry = flavors_[static_cast<size_t>(f)];
+  // nodesCache.find: the nodes carrying the flavor's nodeLabels (the
+  // level labels are checked when the tree is built); only Ready and
+  // schedulable nodes are kept (SchedulerLibraryIntegration is off).
+  std::vector<topology::NodeSpec> nodes;
+  for (const auto& node : nodes_) {
+    if (!HasLabels(node.meta.labels, info.spec->node_labels)) continue;
+    topology::NodeSpec n;
+    n.name = node.meta.name;
+    n.labels = node.meta.labels;
+    n.taints = node.taints;
+    n.schedulable = node.ready && !node.unschedulable;
+    bool has_pods = false;
+    for (const auto& [name, amount] : node.allocatable) {
+      n.allocatable.push_back({InternResource(name), amount});
+      has_pods = has_pods || name == kPodsResource;
+    }
+    // A kubelet always reports "pods"; a node written without it gets the
+    // default maxPods.
+    if (!has_pods) n.allocatable.push_back({pods_resource(), kDefaultNodePods});
+    std::sort(n.allocatable.begin(), n.allocatable.end(),
+              [](const auto& a, const auto& b) { return a.resource < b.resource; });
+    nodes.push_back(std::move(n));
+  }
+  entry.snapshot = std::make_unique<topology::TasFlavorSnapshot>(
+      entry.topology->levels, std::move(nodes), info.spec->tolerations, pods_resource(), options_);
+  entry.snapshot->SetTopologyName(entry.topology->meta.name);
+  entry.snapshot->SetResourceNames(resource_names_);
+  entry.lowest_hostname = entry.snapshot->IsLowestLevelHostname();
+}
+
+const model::Node* TasCache::FindNode(std::string_view name) const {
+  for (const model::Node& node : nodes_) {
+    if (node.meta.name == name) return &node;
+  }
+  return nullptr;
+}
+
+std::vector<FlavorId> TasCache::FlavorsOfNode(const model::Node& node) const {
+  std::vector<FlavorId> out;
+  for (FlavorId f = 0; f < static_cast<FlavorId>(flavors_.size()); ++f) {
+    if (!IsTasFlavor(f)) continue;
+    if (HasLabels(node.meta.labels, flavor_node_labels_[static_cast<size_t>(f)])) out.push_back(f);
+  }
+  return out;
+}
+
+void TasCache::AddNode(const ClusterState& state, model::Node node) {
+  KUEUESIM_CHECK(FindNode(node.meta.name) == nullptr);
+  nodes_.push_back(std::move(node));
+  RebuildForNode(state, nodes_.back());
+}
+
+void TasCache::RemoveNode(const ClusterState& state, std::string_view name) {
+  auto it = std::find_if(nodes_.begin(), nodes_.end(), [&](const model::Node& n) { return n.meta.name == name; });
+  KUEUESIM_CHECK(it != nodes_.end());
+  model::Node removed = std::move(*it);
+  nodes_.erase(it);
+  RebuildForNode(state, removed);
+}
+
+void TasCache::UpdateNode(const ClusterState& state, std::string_view name, std::optional<bool> ready,
+                          std::optional<bool> unschedulable) {
+  auto it = std::find_if(nodes_.begin(), nodes_.end(), [&](const model::Node& n) { return n.meta.name == name; });
+  KUEUESIM_CHECK(it != nodes_.end());
+  if (ready.has_value()) it->ready = *ready;
+  if (unschedulable.has_value()) it->unschedulable = *unschedulable;
+  RebuildForNode(state, *it);
+}
+
+void TasCache::RebuildForNode(const ClusterState& state, const model::Node& node) {
+  KUEUESIM_CHECK(cycle_log_.empty());
+  const std::vector<FlavorId> rebuilt = FlavorsOfNode(node);
+  if (rebuilt.empty()) return;
+  for (FlavorId f : rebuilt) BuildFlavor(state, f);
+  // Put back the accounted usage that lands on a rebuilt flavor (with
+  // TASHandleOverlappingFlavors, a hostname-level flavor also holds the
+  // usage of the other hostname-level flavors).
+  auto lands_on = [&](FlavorId usage_flavor, FlavorId f) {
+    if (usage_flavor == f) return true;
+    return aggregate_hostname_flavors_ && flavors_[static_cast<size_t>(usage_flavor)].lowest_hostname &&
+           flavors_[static_cast<size_t>(f)].lowest_hostname;
+  };
+  for (const Account& account : accounts_) {
+    if (account.cq == kNone) continue;
+    for (const TasDomainUsage& d : account.usage) {
+      if (!IsTasFlavor(d.flavor)) continue;
+      for (FlavorId f : rebuilt) {
+        if (lands_on(d.flavor, f)) flavors_[static_cast<size_t>(f)].snapshot->AddUsage(d.usage);
+      }
+    }
+  }
 }
 
 TasCache::~TasCache() = default;

@@ -48,7 +48,8 @@ bool QueueManager::Less(const CqQueue& q, CqId cq, WorkloadId a, WorkloadId b) c
   }
   int c = ordering_->Compare(*state_, wa, wb);
   if (c != 0) return c < 0;
-  return wa.input_sequence < wb.input_sequence;
+  if (wa.input_sequence != wb.input_sequence) return wa.input_sequence < wb.input_sequence;
+  return wa.input_subsequence < wb.input_subsequence;
 }
 
 void QueueManager::Swap(CqQueue& q, size_t i, size_t j) {

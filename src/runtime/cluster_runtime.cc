@@ -76,6 +76,8 @@ absl::StatusOr<std::unique_ptr<ClusterRuntime>> ClusterRuntime::Create(
         std::make_unique<LwsController>(runtime.get(), lws, std::move(changes), lws_options));
   }
   KUEUESIM_RETURN_IF_ERROR(runtime->ResolveObjectChanges(spec));
+  runtime->node_failure_delay_ = settings.node_failure_delay;
+  KUEUESIM_RETURN_IF_ERROR(runtime->ResolveNodeChanges(spec));
   for (size_t i = 0; i < spec.changes.size(); ++i) {
     // MultiKueueCluster changes belong to the MultiKueue controller; Kueue
     // objects' to ResolveObjectChanges.
@@ -210,6 +212,9 @@ absl::Status ClusterRuntime::Start() {
   for (size_t i = 0; i < object_changes_.size(); ++i) {
     engine_->Schedule(object_changes_[i].change.at, this, kObjectChange, static_cast<int64_t>(i));
   }
+  for (size_t i = 0; i < node_changes_.size(); ++i) {
+    engine_->Schedule(node_changes_[i].at, this, kNodeChange, static_cast<int64_t>(i));
+  }
   return absl::OkStatus();
 }
 
@@ -329,6 +334,15 @@ void ClusterRuntime::HandleEvent(int32_t kind, int64_t a, int64_t b) {
       break;
     case kObjectChange:
       ApplyObjectChange(object_changes_[static_cast<size_t>(a)]);
+      break;
+    case kNodeChange:
+      ApplyNodeChange(node_changes_[static_cast<size_t>(a)]);
+      break;
+    case kNodeFailureTimer:
+      OnNodeFailureTimer(a);
+      break;
+    case kNodeReplacement:
+      OnNodeReplacement(id, generation);
       break;
     default:
       KUEUESIM_CHECK_MSG(false, fmt::format("unknown runtime event {}", kind));
@@ -574,6 +588,7 @@ void ClusterRuntime::Evict(WorkloadId id, EvictionReason reason) {
   wl.evicted = true;
   wl.eviction_reason = reason;
   wl.evicted_at = WallNow();
+  wl.unhealthy_nodes.clear();
   // Eviction closes every preemption gate again (prepareForEviction).
   if (!wl.spec->preemption_gates.empty()) wl.has_closed_preemption_gate = true;
   ++wl.times_evicted;

@@ -65,7 +65,10 @@ model::Workload LwsController::GroupWorkload(int32_t index) const {
   }
   if (spec_.leader_template.has_value()) wl.pod_sets.push_back(*spec_.leader_template);
   if (wl.pod_sets.empty() || spec_.size > 1) wl.pod_sets.push_back(spec_.worker_template);
+  // Groups created together queue in index order (decisions.md: input
+  // order), as they have the same priority and creation time.
   wl.input_sequence = spec_.input_sequence;
+  wl.input_subsequence = index;
   return wl;
 }
 
@@ -183,7 +186,10 @@ void LwsController::OnEvicted(WorkloadId /*id*/, int32_t index) {
   g.leader_started = g.leader_ready = false;
   g.workers_started = g.workers_ready = false;
   if (spec_.startup_leader_ready) g.workers_exist = false;
-  ++g.generation;
+  // Cancels pending readiness; a leader already terminating keeps its
+  // termination (its pods go away whatever Kueue does), and the group is
+  // recreated when it completes.
+  if (!g.terminating) ++g.generation;
   UpdateReadiness(index);
   Reconcile();
 }
@@ -280,7 +286,13 @@ void LwsController::ApplyChange(const model::Change& change) {
 }
 
 void LwsController::Reconcile() {
+  // Each pass is one LWS reconcile followed by the StatefulSet controller's
+  // step; LWS reconciles again whenever it changed the StatefulSet
+  // (partition or replicas) or the StatefulSet changed its pods.
   for (int iteration = 0; iteration < 64; ++iteration) {
+    const int32_t previous_partition = sts_partition_;
+    const int32_t previous_replicas = sts_replicas_;
+    const bool previously_existed = sts_exists_;
     workloads::RolloutInput in;
     in.replicas = spec_.replicas;
     in.partition = spec_.partition;
@@ -329,7 +341,9 @@ void LwsController::Reconcile() {
     const bool acted = !action.remove.empty() || !action.replace.empty() ||
                        std::any_of(action.create.begin(), action.create.end(),
                                    [&](int32_t i) { return !group(i).terminating; });
-    if (!acted) break;
+    const bool sts_changed =
+        !previously_existed || d.partition != previous_partition || d.replicas != previous_replicas;
+    if (!acted && !sts_changed) break;
   }
   TrackProgress();
   CheckStall();

@@ -883,6 +883,10 @@ absl::StatusOr<model::Topology> DecodeTopology(const FieldReader& object) {
   return topology;
 }
 
+absl::StatusOr<std::vector<model::Taint>> DecodeTaintList(const FieldReader& list) {
+  return DecodeTaints(list);
+}
+
 absl::StatusOr<model::Node> DecodeNode(const FieldReader& object) {
   model::Node node;
   KUEUESIM_ASSIGN_OR_RETURN(node.meta, DecodeMeta(object, false));
@@ -1266,6 +1270,7 @@ absl::Status DecodeSimulation(const FieldReader& object, SimulationSettings* set
   };
   for (const DurationField& f :
        {DurationField{"evictionDelay", &settings->eviction_delay},
+        DurationField{"nodeFailureDelay", &settings->node_failure_delay},
         DurationField{"defaultStartupDelay", &settings->default_startup_delay},
         DurationField{"cycleDuration", &settings->cycle_duration},
         DurationField{"inadmissibleRequeueDelay", &settings->inadmissible_requeue_delay}}) {

@@ -30,6 +30,8 @@ absl::StatusOr<model::Topology> DecodeTopology(const FieldReader& object);
 absl::StatusOr<model::MultiKueueConfig> DecodeMultiKueueConfig(const FieldReader& object);
 absl::StatusOr<model::MultiKueueCluster> DecodeMultiKueueCluster(const FieldReader& object);
 absl::StatusOr<model::Node> DecodeNode(const FieldReader& object);
+// A v1 taint list (Node spec.taints, NodePool spec.taints).
+absl::StatusOr<std::vector<model::Taint>> DecodeTaintList(const FieldReader& list);
 absl::StatusOr<model::Workload> DecodeWorkload(const FieldReader& object, KueueApiVersion version);
 // A batch/v1 Job labelled with kueue.x-k8s.io/queue-name, as the Workload
 // Kueue's Job integration creates for it. Returns nullopt for a Job without

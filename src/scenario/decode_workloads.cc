@@ -6,6 +6,7 @@
 #include "kueuesim/base/status.h"
 #include "kueuesim/workloads/lws_rollout.h"
 #include "scenario/decode.h"
+#include "scenario/decode_nodes.h"
 
 namespace kueuesim::scenario {
 namespace {
@@ -186,6 +187,68 @@ absl::StatusOr<model::Change> DecodeKueueObjectChange(const FieldReader& object,
   return change;
 }
 
+// Node changes: a node added (spec.node) or removed, its Ready condition or
+// spec.unschedulable changed.
+absl::StatusOr<model::Change> DecodeNodeChange(const FieldReader& spec, model::Change change) {
+  FieldReader action = spec.Field("action");
+  if (action.present()) {
+    KUEUESIM_ASSIGN_OR_RETURN(std::string value, action.String());
+    if (value == "Add") {
+      change.node_action = model::Change::NodeAction::kAdd;
+    } else if (value == "Remove") {
+      change.node_action = model::Change::NodeAction::kRemove;
+    } else {
+      return action.Error(fmt::format("unknown value \"{}\" (valid: Add, Remove)", value));
+    }
+  }
+  FieldReader node = spec.Field("node");
+  if (node.present() != (change.node_action == model::Change::NodeAction::kAdd)) {
+    return node.present() ? node.Error("only an Add change describes the node")
+                          : spec.Error("an Add change must describe the node in `node` (labels, allocatable, taints)");
+  }
+  if (node.present()) {
+    KUEUESIM_RETURN_IF_ERROR(node.ExpectMapping());
+    model::Node n;
+    n.meta.name = change.target_name;
+    n.meta.source = change.source;
+    KUEUESIM_ASSIGN_OR_RETURN(n.meta.labels, node.Field("labels").StringMap());
+    auto hostname = n.meta.labels.find(kHostnameLabel);
+    if (hostname == n.meta.labels.end()) {
+      n.meta.labels[kHostnameLabel] = n.meta.name;  // as the kubelet sets it
+    }
+    KUEUESIM_ASSIGN_OR_RETURN(n.taints, DecodeTaintList(node.Field("taints")));
+    FieldReader allocatable = node.Field("allocatable");
+    if (!allocatable.present()) return allocatable.Error("is required");
+    KUEUESIM_RETURN_IF_ERROR(allocatable.ExpectMapping());
+    for (size_t i = 0; i < allocatable.node().size(); ++i) {
+      std::string resource(allocatable.node().key(i));
+      KUEUESIM_ASSIGN_OR_RETURN(n.allocatable[resource], allocatable.Field(resource).AmountOf(resource, true));
+    }
+    if (node.Field("unschedulable").present()) {
+      KUEUESIM_ASSIGN_OR_RETURN(n.unschedulable, node.Field("unschedulable").Bool());
+    }
+    if (node.Field("ready").present()) {
+      KUEUESIM_ASSIGN_OR_RETURN(n.ready, node.Field("ready").Bool());
+    }
+    change.node = std::move(n);
+  }
+  for (const auto& [name, target] : {std::pair{"ready", &change.node_ready},
+                                     std::pair{"unschedulable", &change.node_unschedulable}}) {
+    FieldReader field = spec.Field(name);
+    if (!field.present()) continue;
+    if (change.node_action != model::Change::NodeAction::kNone) {
+      return field.Error("set it in the node of an Add change; a removed node has none");
+    }
+    KUEUESIM_ASSIGN_OR_RETURN(bool value, field.Bool());
+    *target = value;
+  }
+  if (change.node_action == model::Change::NodeAction::kNone && !change.node_ready.has_value() &&
+      !change.node_unschedulable.has_value()) {
+    return spec.Error("a Node change must set action (Add, Remove), ready or unschedulable");
+  }
+  return change;
+}
+
 }  // namespace
 
 absl::StatusOr<model::Change> DecodeChange(const FieldReader& object) {
@@ -210,12 +273,13 @@ absl::StatusOr<model::Change> DecodeChange(const FieldReader& object) {
       change.target_kind == "LocalQueue" || change.target_kind == "WorkloadPriorityClass") {
     return DecodeKueueObjectChange(object, spec, std::move(change));
   }
+  if (change.target_kind == "Node") return DecodeNodeChange(spec, std::move(change));
   KUEUESIM_ASSIGN_OR_RETURN(auto ns, target.Field("namespace").OptString());
   change.target_namespace = ns.value_or("default");
   if (change.target_kind != "LeaderWorkerSet") {
     return target.Field("kind").Error(
         fmt::format("unsupported kind \"{}\" (valid: ClusterQueue, Cohort, LocalQueue, WorkloadPriorityClass, "
-                    "LeaderWorkerSet, MultiKueueCluster)",
+                    "Node, LeaderWorkerSet, MultiKueueCluster)",
                     change.target_kind));
   }
   KUEUESIM_ASSIGN_OR_RETURN(change.replicas, spec.Field("replicas").OptInt32());

@@ -1,5 +1,6 @@
 // Loading scenario files: documents in, objects grouped by cluster out.
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -12,6 +13,8 @@
 #include "kueuesim/scenario/scenario.h"
 #include "scenario/decode.h"
 #include "scenario/decode_dra.h"
+#include "scenario/decode_nodes.h"
+#include "scenario/decode_pods.h"
 #include "scenario/decode_workloads.h"
 #include "scenario/validate.h"
 
@@ -35,6 +38,7 @@ class Loader {
   void StartFile() { file_cluster_.clear(); }
 
   absl::StatusOr<Scenario> Finish() {
+    KUEUESIM_RETURN_IF_ERROR(FinishPodGroups());
     KUEUESIM_RETURN_IF_ERROR(ValidateScenario(&scenario_));
     if (!scenario_.settings.start_time.has_value()) {
       UnixMicros latest = kDefaultStartTime;
@@ -125,6 +129,19 @@ class Loader {
     } else if (api_version == "v1") {
       if (kind == "Namespace") return Add(&cluster.namespaces, DecodeNamespace(object));
       if (kind == "Node") return Add(&cluster.nodes, DecodeNode(object));
+      if (kind == "Pod") return LoadPod(object, root, name, &cluster);
+    } else if (api_version == "apps/v1" && (kind == "Deployment" || kind == "StatefulSet")) {
+      std::string why_unmanaged;
+      auto workloads = kind == "Deployment" ? DecodeDeployment(object, &why_unmanaged)
+                                            : DecodeStatefulSet(object, &why_unmanaged);
+      if (!workloads.ok()) return workloads.status();
+      if (!workloads->has_value()) {
+        scenario_.report.warnings.push_back(
+            fmt::format("{}:{}: {} \"{}\" {}", root.file(), root.position().line, kind, name, why_unmanaged));
+        return absl::OkStatus();
+      }
+      for (auto& workload : **workloads) KUEUESIM_RETURN_IF_ERROR(AddWorkload(&cluster, std::move(workload)));
+      return absl::OkStatus();
     } else if (group == "resource.k8s.io" &&
                (kind == "ResourceSlice" || kind == "DeviceClass" || kind == "ResourceClaimTemplate")) {
       // DRA objects: v1 (GA); v1beta2 has the same layout; v1beta1 nests a
@@ -182,6 +199,12 @@ class Loader {
       scenario_.Cluster(current_cluster_).changes.push_back(std::move(change));
       return absl::OkStatus();
     }
+    if (kind == "NodePool") {
+      KUEUESIM_ASSIGN_OR_RETURN(std::vector<model::Node> nodes, DecodeNodePool(object));
+      ClusterSpec& cluster = ClusterFor(object.node());
+      for (auto& node : nodes) cluster.nodes.push_back(std::move(node));
+      return absl::OkStatus();
+    }
     if (kind == "Cluster") {
       KUEUESIM_ASSIGN_OR_RETURN(model::ObjectMeta meta, DecodeMeta(object, false));
       file_cluster_ = meta.name;
@@ -189,8 +212,46 @@ class Loader {
       scenario_.Cluster(meta.name);
       return absl::OkStatus();
     }
+    if (kind == "Sweep") {
+      // A parameter grid for `kueuesim sweep` (sweep/sweep.h reads it); a
+      // single run simulates the scenario as written.
+      return absl::OkStatus();
+    }
     return object.Field("kind").Error(
-        fmt::format("unknown kueuesim.io/v1alpha1 kind \"{}\" (valid: Simulation, Cluster, Change)", kind));
+        fmt::format("unknown kueuesim.io/v1alpha1 kind \"{}\" (valid: Simulation, Cluster, Change, NodePool, Sweep)",
+                    kind));
+  }
+
+  // A v1 Pod: a single-pod Workload, or a member of a pod group whose
+  // Workload FinishPodGroups builds once every file is read.
+  absl::Status LoadPod(const FieldReader& object, const doc::Node& root, const std::string& name,
+                       ClusterSpec* cluster) {
+    if (IsPodGroupMember(object)) return pod_groups_[cluster->name].Add(object, next_sequence_++);
+    std::string why_unmanaged;
+    KUEUESIM_ASSIGN_OR_RETURN(auto workload, DecodePod(object, &why_unmanaged));
+    if (!workload.has_value()) {
+      scenario_.report.warnings.push_back(
+          fmt::format("{}:{}: Pod \"{}\" {}", root.file(), root.position().line, name, why_unmanaged));
+      return absl::OkStatus();
+    }
+    return AddWorkload(cluster, std::move(*workload));
+  }
+
+  // The pod groups of each cluster become Workloads, placed by the sequence
+  // of their last member among the cluster's other Workloads.
+  absl::Status FinishPodGroups() {
+    for (auto& [cluster_name, collector] : pod_groups_) {
+      KUEUESIM_ASSIGN_OR_RETURN(std::vector<model::Workload> groups,
+                                collector.Finish(&scenario_.report.warnings));
+      if (groups.empty()) continue;
+      std::vector<model::Workload>& workloads = scenario_.Cluster(cluster_name).workloads;
+      for (auto& workload : groups) workloads.push_back(std::move(workload));
+      std::stable_sort(workloads.begin(), workloads.end(), [](const model::Workload& a, const model::Workload& b) {
+        return a.input_sequence < b.input_sequence;
+      });
+    }
+    pod_groups_.clear();
+    return absl::OkStatus();
   }
 
   ClusterSpec& ClusterFor(const doc::Node& root) {
@@ -219,6 +280,7 @@ class Loader {
   std::set<std::string> cluster_has_configuration_;
   bool has_simulation_ = false;
   int64_t next_sequence_ = 0;
+  std::map<std::string, PodGroupCollector> pod_groups_;  // by cluster name
 };
 
 }  // namespace

@@ -109,7 +109,21 @@ struct TasFlavorSnapshot::Impl {
   internal::RunResult FindTopologyAssignment(const PodSetPlacementRequest& workers,
                                              const PodSetPlacementRequest* leader,
                                              const std::map<std::string, Requests>& assumed,
-                                             bool simulate_empty) const;
+                                             bool simulate_empty,
+                                             const std::string& required_domain = {}) const;
+  // requiredReplacementDomain and findIncompleteSliceDomain.
+  std::string RequiredReplacementDomain(const PodSetPlacementRequest& request, int32_t count,
+                                        const model::TopologyAssignment& ta) const;
+  std::string FindIncompleteSliceDomain(const model::TopologyAssignment& ta, int32_t missing,
+                                        int32_t slice_size, const std::string& level_key) const;
+  // The domain at `level` above the leaf, or -1.
+  int32_t AncestorAt(int32_t leaf, int32_t level) const {
+    int32_t d = tree().leaf_domain[static_cast<size_t>(leaf)];
+    while (d >= 0 && tree().domains[static_cast<size_t>(d)].level > level) {
+      d = tree().domains[static_cast<size_t>(d)].parent;
+    }
+    return d;
+  }
 };
 
 TasFlavorSnapshot::TasFlavorSnapshot(std::vector<std::string> levels, std::vector<NodeSpec> nodes,
@@ -211,7 +225,8 @@ bool TasFlavorSnapshot::Fits(const std::vector<DomainUsage>& usages) const {
 
 internal::RunResult TasFlavorSnapshot::Impl::FindTopologyAssignment(
     const PodSetPlacementRequest& workers, const PodSetPlacementRequest* leader,
-    const std::map<std::string, Requests>& assumed, bool simulate_empty) const {
+    const std::map<std::string, Requests>& assumed, bool simulate_empty,
+    const std::string& required_domain) const {
   const internal::Tree& tree = this->tree();
   auto fail = [](std::string reason) {
     return internal::RunResult{std::nullopt, std::nullopt, std::move(reason)};
@@ -411,6 +426,15 @@ internal::RunResult TasFlavorSnapshot::Impl::FindTopologyAssignment(
         }
       }
     }
+    if (!required_domain.empty()) {
+      // DomainID(leaf.levelValues).BelongsTo(requiredReplacementDomain).
+      const std::string id = internal::JoinDomainId(
+          tree.domains[static_cast<size_t>(tree.leaf_domain[static_cast<size_t>(leaf)])].values);
+      if (id != required_domain && id.rfind(required_domain + ",", 0) != 0) {
+        ++stats.topology_domain;
+        continue;
+      }
+    }
     const Amount* free_row = Row(free, leaf);
     const Amount* tas_row = Row(tas_usage, leaf);
     const int32_t arow = assumed_row.empty() ? -1 : assumed_row[static_cast<size_t>(leaf)];
@@ -491,6 +515,154 @@ std::vector<PlacementOutcome> TasFlavorSnapshot::FindAssignments(
     }
   }
   return outcomes;
+}
+
+std::string TasFlavorSnapshot::Impl::FindIncompleteSliceDomain(const model::TopologyAssignment& ta,
+                                                              int32_t missing, int32_t slice_size,
+                                                              const std::string& level_key) const {
+  const int32_t slice_level = tree().LevelIndex(level_key);
+  if (slice_level < 0 || slice_size <= 0) return "";
+  // Pods per domain of the slice level, in order of first appearance.
+  std::vector<std::pair<int32_t, int32_t>> usage;
+  for (const model::TopologyDomainAssignment& d : ta.domains) {
+    const int32_t leaf = LeafOf(d.values);
+    if (leaf < 0) continue;
+    const int32_t domain = AncestorAt(leaf, slice_level);
+    auto it = std::find_if(usage.begin(), usage.end(), [&](const auto& u) { return u.first == domain; });
+    if (it == usage.end()) {
+      usage.emplace_back(domain, d.count);
+    } else {
+      it->second += d.count;
+    }
+  }
+  for (const auto& [domain, count] : usage) {
+    if ((count + missing) % slice_size == 0) return tree().domains[static_cast<size_t>(domain)].id;
+  }
+  return "";
+}
+
+std::string TasFlavorSnapshot::Impl::RequiredReplacementDomain(const PodSetPlacementRequest& request,
+                                                              int32_t count,
+                                                              const model::TopologyAssignment& ta) const {
+  const model::TopologyRequest* tr = request.topology_request.has_value() ? &*request.topology_request : nullptr;
+  const bool implied = tr == nullptr || !tr->IsExplicit();
+  std::optional<std::string> key = LevelKey(tr);
+  if (!key.has_value() && implied && !tree().levels.empty()) key = tree().levels.back();
+  if (!key.has_value()) return "";
+  const int32_t level = tree().LevelIndex(*key);
+  if (level < 0) return "";
+  // The failed node was the only one: nothing to comply with.
+  if (ta.domains.empty()) return "";
+  const std::vector<model::SliceLayer> constraints = SliceConstraints(tr, options);
+  const int32_t slice_size = constraints.empty() ? 1 : constraints[0].size;
+  if (slice_size <= 0) return "";
+  if (!constraints.empty() && count % slice_size != 0) {
+    // The innermost broken layer's domain.
+    if (constraints.size() > 1) {
+      for (auto it = constraints.rbegin(); it != constraints.rend(); ++it) {
+        if (it->size > 0 && count % it->size != 0) {
+          return FindIncompleteSliceDomain(ta, count, it->size, it->topology);
+        }
+      }
+    }
+    return FindIncompleteSliceDomain(ta, count, slice_size, constraints[0].topology);
+  }
+  if (tr == nullptr || !tr->required.has_value()) return "";
+  if (ta.domains[0].values.empty()) return "";
+  const int32_t leaf = LeafOf(ta.domains[0].values);
+  if (leaf < 0) return "";
+  const int32_t domain = AncestorAt(leaf, level);
+  return domain < 0 ? "" : tree().domains[static_cast<size_t>(domain)].id;
+}
+
+ReplacementOutcome TasFlavorSnapshot::FindReplacement(const PodSetPlacementRequest& request,
+                                                      const model::TopologyAssignment& existing,
+                                                      const std::string& failed_node,
+                                                      std::map<std::string, Requests>* assumed_usage) const {
+  ReplacementOutcome out;
+  const internal::Tree& tree = impl_->tree();
+  // deleteDomain: drop the failed node's domain; its pods are to be placed.
+  model::TopologyAssignment kept;
+  kept.levels = existing.levels;
+  int32_t count = 0;
+  for (const model::TopologyDomainAssignment& d : existing.domains) {
+    if (!d.values.empty() && d.values.back() == failed_node) {
+      count = d.count;
+    } else {
+      kept.domains.push_back(d);
+    }
+  }
+  // IsTopologyAssignmentStale.
+  for (const model::TopologyDomainAssignment& d : kept.domains) {
+    if (impl_->LeafOf(d.values) < 0) {
+      out.failure_reason = fmt::format(
+          "Cannot replace the node, because the existing topologyAssignment is invalid, as it contains the "
+          "stale domain {}",
+          d.values.empty() ? std::string() : d.values.front());
+      return out;
+    }
+  }
+  const std::string required_domain = impl_->RequiredReplacementDomain(request, count, kept);
+  PodSetPlacementRequest placed = request;
+  placed.count = count;
+  const model::TopologyRequest* tr = request.topology_request.has_value() ? &*request.topology_request : nullptr;
+  const std::vector<model::SliceLayer> constraints = SliceConstraints(tr, impl_->options);
+  if (!constraints.empty() && constraints[0].size <= 0) {
+    out.failure_reason = "slice topology requested, but slice size not provided";
+    return out;
+  }
+  if (!constraints.empty() && !required_domain.empty() && count % constraints[0].size != 0) {
+    // The innermost layer whose size divides the missing pods keeps the
+    // leaf-level grouping; none: single pods.
+    std::vector<model::SliceLayer> layers;
+    for (auto it = constraints.rbegin(); it != constraints.rend(); ++it) {
+      if (it->size > 0 && count % it->size == 0) {
+        layers.push_back(*it);
+        break;
+      }
+    }
+    placed.topology_request->slice_layers = std::move(layers);
+  }
+  std::map<std::string, Requests> local_assumed;
+  std::map<std::string, Requests>& assumed = assumed_usage != nullptr ? *assumed_usage : local_assumed;
+  internal::RunResult run = impl_->FindTopologyAssignment(placed, nullptr, assumed, false, required_domain);
+  if (!run.reason.empty()) {
+    out.failure_reason = std::move(run.reason);
+    return out;
+  }
+  if (!run.workers.has_value() || run.workers->domains.empty()) {
+    out.failure_reason = fmt::format("cannot find replacement assignment for unhealthy node: {}", failed_node);
+    return out;
+  }
+  // mergeTopologyAssignments: by the leaves' full level values, equal
+  // domains merged.
+  std::vector<model::TopologyDomainAssignment> all = run.workers->domains;
+  all.insert(all.end(), kept.domains.begin(), kept.domains.end());
+  auto full_id = [&](const model::TopologyDomainAssignment& d) {
+    const int32_t leaf = impl_->LeafOf(d.values);
+    return leaf < 0 ? internal::JoinDomainId(d.values)
+                    : internal::JoinDomainId(
+                          tree.domains[static_cast<size_t>(tree.leaf_domain[static_cast<size_t>(leaf)])].values);
+  };
+  std::stable_sort(all.begin(), all.end(), [&](const auto& a, const auto& b) { return full_id(a) < full_id(b); });
+  model::TopologyAssignment merged;
+  merged.levels = run.workers->levels;
+  for (const model::TopologyDomainAssignment& d : all) {
+    if (!merged.domains.empty() &&
+        internal::JoinDomainId(merged.domains.back().values) == internal::JoinDomainId(d.values)) {
+      merged.domains.back().count += d.count;
+    } else {
+      merged.domains.push_back(d);
+    }
+  }
+  for (const model::TopologyDomainAssignment& d : run.workers->domains) {
+    Requests& usage = assumed[internal::JoinDomainId(d.values)];
+    AddRequests(usage, request.single_pod_requests, d.count);
+    AddRequests(usage, Requests{{impl_->pods_resource, 1}}, d.count);
+  }
+  out.assignment = std::move(merged);
+  out.replacement = std::move(run.workers);
+  return out;
 }
 
 }  // namespace kueuesim::topology

@@ -8,8 +8,22 @@ add_test(NAME e2e.scenarios
 add_test(NAME e2e.bad_input
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/bad_input_test.py
           --sim $<TARGET_FILE:kueuesim_cli>)
+add_test(NAME e2e.check_thresholds
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/check_thresholds_test.py
+          --sim $<TARGET_FILE:kueuesim_cli> --root ${PROJECT_SOURCE_DIR}/scenarios)
 if(KUEUESIM_BUILD_EXAMPLES AND KUEUESIM_INSTALL AND NOT KUEUESIM_SANITIZE)
   add_test(NAME e2e.install_example
     COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/install_example_test.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
   set_tests_properties(e2e.install_example PROPERTIES TIMEOUT 600)
 endif()
+# The HTML report of two runs renders in headless Chromium (dev.sh installs
+# chromium; the test fails without it).
+add_test(NAME e2e.report_render
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/report_render_test.sh $<TARGET_FILE:kueuesim_cli> ${PROJECT_SOURCE_DIR})
+set_tests_properties(e2e.report_render PROPERTIES TIMEOUT 300)
+add_test(NAME e2e.compare
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/compare_test.py
+          --sim $<TARGET_FILE:kueuesim_cli> --root ${PROJECT_SOURCE_DIR}/scenarios)
+add_test(NAME e2e.sweep
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/sweep_test.py
+          --sim $<TARGET_FILE:kueuesim_cli> --source ${PROJECT_SOURCE_DIR})

@@ -8,3 +8,13 @@ kueuesim_test(NAME object_changes_test
 kueuesim_test(NAME lws_topology_test
   SOURCES runtime/lws_topology_test.cc
   DEPS kueuesim::sim kueuesim::policy kueuesim::scenario fmt::fmt)
+
+# The LeaderWorkerSet controller (rollouts, evictions) through the simulation.
+kueuesim_test(NAME lws_controller_test
+  SOURCES runtime/lws_controller_test.cc
+  DEPS kueuesim::sim kueuesim::policy kueuesim::scenario fmt::fmt)
+
+# Timed Node changes under topology-aware scheduling (replacement, NodeFailures).
+kueuesim_test(NAME node_changes_test
+  SOURCES runtime/node_changes_test.cc
+  DEPS kueuesim::sim kueuesim::policy kueuesim::scenario fmt::fmt)

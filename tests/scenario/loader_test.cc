@@ -508,16 +508,16 @@ metadata:
   EXPECT_EQ(s.FindCluster("north"), nullptr);
 }
 
-// Setup: two apps/v1 Deployments, a v1 ConfigMap and a flavor. Invariant:
+// Setup: two apps/v1 DaemonSets, a v1 ConfigMap and a flavor. Invariant:
 // unknown kinds are counted per "apiVersion/kind", not fatal; the known
 // object still loads.
 TEST(ScenarioLoaderTest, UnknownKindsAreCountedNotFatal) {
   const std::string yaml = R"(apiVersion: apps/v1
-kind: Deployment
+kind: DaemonSet
 metadata: {name: d1}
 ---
 apiVersion: apps/v1
-kind: Deployment
+kind: DaemonSet
 metadata: {name: d2}
 ---
 apiVersion: v1
@@ -526,7 +526,7 @@ metadata: {name: cm}
 ---
 )" + ::kueuesim::testing::ResourceFlavorYaml("default");
   KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(yaml));
-  EXPECT_THAT(s.report.unknown_kinds, ElementsAre(Pair("apps/v1/Deployment", 2), Pair("v1/ConfigMap", 1)));
+  EXPECT_THAT(s.report.unknown_kinds, ElementsAre(Pair("apps/v1/DaemonSet", 2), Pair("v1/ConfigMap", 1)));
   EXPECT_EQ(s.clusters[0].resource_flavors.size(), 1u);
 }
 

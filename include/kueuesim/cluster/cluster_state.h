@@ -190,6 +190,7 @@ struct WorkloadRecord {
   int32_t priority = 0;
   UnixMicros creation = 0;
   int64_t input_sequence = 0;
+  int32_t input_subsequence = 0;
   std::vector<PodSetInfo> pod_sets;
   bool partially_admissible = false;
   uint64_t scheduling_hash = 0;
@@ -253,6 +254,9 @@ struct WorkloadRecord {
 
   // Statistics.
   int32_t times_evicted = 0;
+  // status.unhealthyNodes: nodes of its topology assignment that failed
+  // (TASFailedNodeReplacement); cleared by a replacement or an eviction.
+  std::vector<std::string> unhealthy_nodes;
   int32_t times_preempted = 0;
   SimTime first_reserved_at = -1;
   SimTime finished_at = -1;

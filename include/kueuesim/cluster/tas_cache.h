@@ -31,6 +31,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -119,10 +120,30 @@ class TasCache {
   // Workloads whose TAS usage is in the cache (for tests and stats).
   int64_t accounted_workloads() const { return num_accounted_; }
 
+  // --- Node changes (Kueue's TASCache.SyncNode / DeleteNodeByName) ---
+  // Call between scheduling cycles. Each rebuilds the snapshots of the TAS
+  // flavors whose nodeLabels the node carries and puts back the usage of
+  // the admitted workloads accounted on them (usage on a node that is gone
+  // or not Ready stays in the workload's account but counts nowhere).
+  // The node named `name`, or null.
+  const model::Node* FindNode(std::string_view name) const;
+  // REQUIRES: no node of that name.
+  void AddNode(const ClusterState& state, model::Node node);
+  // REQUIRES: FindNode(name) != null.
+  void RemoveNode(const ClusterState& state, std::string_view name);
+  void UpdateNode(const ClusterState& state, std::string_view name, std::optional<bool> ready,
+                  std::optional<bool> unschedulable);
+  // The TAS flavors (in id order) whose nodes the node belongs to.
+  std::vector<FlavorId> FlavorsOfNode(const model::Node& node) const;
+  // Accounts the workload's admission again after its topology assignment
+  // changed (node replacement).
+  void Reaccount(const ClusterState& state, WorkloadId id) { AccountWorkload(state, id); }
+
  private:
   struct FlavorEntry {
     std::unique_ptr<topology::TasFlavorSnapshot> snapshot;
     bool lowest_hostname = false;
+    const model::Topology* topology = nullptr;  // in topologies_
   };
   struct Account {
     CqId cq = kNone;
@@ -130,6 +151,10 @@ class TasCache {
     TasUsage usage;
   };
 
+  // (Re)builds the snapshot of TAS flavor `f` from nodes_.
+  void BuildFlavor(const ClusterState& state, FlavorId f);
+  // Rebuilds the flavors the node belongs to and re-adds their usage.
+  void RebuildForNode(const ClusterState& state, const model::Node& node);
   void Apply(const TasUsage& usage, int sign);
   // Cache-level update: with TASHandleOverlappingFlavors, usage of a
   // hostname-level flavor goes to every hostname-level flavor.
@@ -137,6 +162,10 @@ class TasCache {
   void AccountWorkload(const ClusterState& state, WorkloadId id);
   void UnaccountWorkload(WorkloadId id);
 
+  std::vector<model::Node> nodes_;          // the cluster's nodes now
+  std::vector<model::Topology> topologies_;
+  std::vector<model::Labels> flavor_node_labels_;  // by FlavorId
+  topology::TasOptions options_;
   bool aggregate_hostname_flavors_ = false;
   std::vector<FlavorEntry> flavors_;  // by FlavorId
   std::vector<FlavorId> hostname_flavors_;

@@ -368,8 +368,11 @@ struct Workload {
   SimDuration arrival = 0;
   std::optional<SimDuration> duration;  // nullopt: runs until the end
   std::optional<SimDuration> startup_delay;
-  // Position of the object in the input, for ties ("first in the file first").
+  // Position of the object in the input, for ties ("first in the file first"),
+  // then among the workloads made from one object (a LeaderWorkerSet's
+  // group index).
   int64_t input_sequence = 0;
+  int32_t input_subsequence = 0;
 };
 
 // --- Workload kinds ---
@@ -429,6 +432,13 @@ struct Change {
   std::optional<double> fair_weight;         // ClusterQueue, Cohort
   std::optional<StopPolicy> stop_policy;     // ClusterQueue, LocalQueue
   std::optional<int32_t> priority_value;     // WorkloadPriorityClass
+  // Node: action Add (with `node`, the new Node) or Remove; the Ready
+  // condition and spec.unschedulable of an existing node.
+  enum class NodeAction : uint8_t { kNone, kAdd, kRemove };
+  NodeAction node_action = NodeAction::kNone;
+  std::optional<Node> node;
+  std::optional<bool> node_ready;
+  std::optional<bool> node_unschedulable;
 };
 
 // --- DRA (resource.k8s.io/v1) ---

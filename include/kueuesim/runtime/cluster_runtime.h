@@ -11,6 +11,7 @@
 #define KUEUESIM_RUNTIME_CLUSTER_RUNTIME_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -197,6 +198,9 @@ class ClusterRuntime : public engine::EventHandler {
     kRequeueBackoffFinished,
     kMaximumExecutionTime,
     kObjectChange,
+    kNodeChange,
+    kNodeFailureTimer,
+    kNodeReplacement,
   };
 
   // A timed change of a Kueue object, resolved to ids (object_changes.cc).
@@ -236,6 +240,17 @@ class ClusterRuntime : public engine::EventHandler {
   // at their time.
   absl::Status ResolveObjectChanges(const scenario::ClusterSpec& spec);
   void ApplyObjectChange(const ObjectChange& change);
+  // Timed Node changes (node_changes.cc): nodes added, removed, NotReady
+  // or Ready again, cordoned; the TAS cache follows, and the TAS workloads
+  // on a failed node get a replacement node or are evicted (NodeFailures).
+  absl::Status ResolveNodeChanges(const scenario::ClusterSpec& spec);
+  void ApplyNodeChange(const model::Change& change);
+  // The node has been NotReady since `since` for the node failure delay.
+  void OnNodeFailureTimer(int64_t change_index);
+  // Kueue's handleUnhealthyNode for the admitted TAS workloads on `node`.
+  void HandleFailedNode(const std::string& node);
+  // The scheduler's second pass for a workload with an unhealthy node.
+  void OnNodeReplacement(WorkloadId id, uint32_t generation);
   // A stopped LocalQueue holds its workloads out of the queues.
   bool HeldByLocalQueue(const cluster::WorkloadRecord& wl) const;
   // Moves the parked workloads of every ClusterQueue under `scope` back
@@ -266,6 +281,9 @@ class ClusterRuntime : public engine::EventHandler {
   std::vector<WorkloadOwner*> owners_;
   std::vector<model::AdmissionCheck> admission_checks_;
   std::vector<ObjectChange> object_changes_;
+  std::vector<model::Change> node_changes_;
+  SimDuration node_failure_delay_ = 300 * kSecond;
+  std::map<std::string, SimTime> not_ready_since_;  // by node name
   std::vector<AdmissionCheckController*> check_controllers_;  // by check; may be null
   std::vector<std::unique_ptr<LwsController>> lws_;
   int64_t admitted_not_ready_ = 0;  // admitted workloads without PodsReady

@@ -40,6 +40,10 @@ struct SimulationSettings {
   // Delay between an eviction and the release of its quota (pod
   // termination). Default 0, as Kueue's own performance runner.
   SimDuration eviction_delay = 0;
+  // Time a NotReady node's pods take to terminate (Kubernetes' default
+  // not-ready NoExecute toleration, 300 s); then Kueue counts the node as
+  // failed for the TAS workloads placed there.
+  SimDuration node_failure_delay = 300 * kSecond;
   // Delay between admission and pods ready, for workloads without the
   // kueuesim.io/startup-delay annotation. Default 0.
   SimDuration default_startup_delay = 0;

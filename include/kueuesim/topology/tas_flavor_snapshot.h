@@ -20,8 +20,8 @@
 // kubernetes.io/hostname, just the hostname. DomainUsage::values and the keys
 // of `assumed_usage` use that form (the values of a TopologyAssignment).
 //
-// Not supported (Kueue paths that kueuesim does not model): node-failure
-// replacement (findReplacementAssignment), elastic workload slices, the
+// Node-failure replacement (findReplacementAssignment) is FindReplacement.
+// Not supported (Kueue paths that kueuesim does not model): elastic workload slices, the
 // scheduler-library (WAS) node filter, PodSetUpdates (merge them into the
 // request before calling).
 #ifndef KUEUESIM_TOPOLOGY_TAS_FLAVOR_SNAPSHOT_H_
@@ -124,6 +124,16 @@ struct DomainUsage {
   int32_t count = 0;
 };
 
+// The result of replacing a failed node in a pod set's assignment.
+struct ReplacementOutcome {
+  // The pod set's new assignment: the old one without the failed node,
+  // merged with `replacement`.
+  std::optional<model::TopologyAssignment> assignment;
+  // Where the failed node's pods go.
+  std::optional<model::TopologyAssignment> replacement;
+  std::string failure_reason;  // empty on success
+};
+
 class TasFlavorSnapshot {
  public:
   // `levels` from the top level down (Topology.spec.levels); `pods_resource`
@@ -191,6 +201,22 @@ class TasFlavorSnapshot {
   std::vector<PlacementOutcome> FindAssignments(
       const std::vector<PodSetPlacementRequest>& requests, bool simulate_empty,
       std::map<std::string, Requests>* assumed_usage = nullptr) const;
+
+  // findReplacementAssignment: places the pods the pod set had on
+  // `failed_node` (the count of the domain naming it in `existing`)
+  // elsewhere. Fails when another domain of `existing` is no longer in the
+  // snapshot ("stale"). When the request is required at a level (or its
+  // slices would be broken), the new pods must go to the same domain of
+  // that level as the rest (requiredReplacementDomain); with slices, a
+  // domain whose pod count the missing pods complete. Leaves outside that
+  // domain count as excluded by "topologyDomain". `request.count` is
+  // ignored; `assumed_usage` as in FindAssignments (extended on success).
+  // Where Kueue picks the slice domain from a Go map (random order when
+  // several qualify), the first in `existing` order is taken.
+  ReplacementOutcome FindReplacement(const PodSetPlacementRequest& request,
+                                     const model::TopologyAssignment& existing,
+                                     const std::string& failed_node,
+                                     std::map<std::string, Requests>* assumed_usage = nullptr) const;
 
  private:
   struct Impl;

@@ -1,0 +1,77 @@
+// A run directory, as `kueuesim run ... --out DIR` writes it, read back for
+// reports:
+//   DIR/summary.json     the summary (required)
+//   DIR/timeseries.jsonl the time series (metrics/timeseries.h; optional)
+//   DIR/events.jsonl     the event log (optional): wait times and
+//                        preemptions over time come from it
+// Values read here only feed charts and tables: plain doubles are fine.
+#ifndef KUEUESIM_REPORT_RUN_DATA_H_
+#define KUEUESIM_REPORT_RUN_DATA_H_
+
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace kueuesim::report {
+
+// (time in seconds, value) points of a step function, in time order.
+using Points = std::vector<std::pair<double, double>>;
+
+// Identifies one series of timeseries.jsonl.
+struct SeriesKey {
+  std::string cluster;
+  std::string scope;  // ClusterQueue | Cohort
+  std::string name;
+  std::string metric;  // usage | borrowing | quota | pending | share
+  std::string flavor;
+  std::string resource;
+  auto Tie() const { return std::tie(cluster, scope, name, metric, flavor, resource); }
+  bool operator<(const SeriesKey& other) const { return Tie() < other.Tie(); }
+  bool operator==(const SeriesKey& other) const { return Tie() == other.Tie(); }
+};
+
+// Headline figures of one ClusterQueue, from summary.json.
+struct QueueFigures {
+  std::string cluster;
+  std::string name;
+  int64_t admitted = 0;
+  int64_t finished = 0;
+  int64_t pending = 0;
+  int64_t preempted = 0;
+  double wait_p50 = 0;
+  double wait_p90 = 0;
+  struct Resource {
+    std::string flavor;
+    std::string resource;
+    double utilization = -1;  // -1: no nominal quota
+  };
+  std::vector<Resource> resources;
+};
+
+struct RunData {
+  std::string label;  // the directory's name
+  std::string directory;
+  double end_time = 0;
+  int64_t events = 0;
+  std::vector<QueueFigures> queues;
+  bool has_timeseries = false;
+  std::map<SeriesKey, Points> series;
+  bool has_events = false;
+  // Wait (arrival to first quota reservation) of each admitted workload, in
+  // seconds, by "cluster/ClusterQueue" (just the ClusterQueue for the
+  // default cluster); sorted.
+  std::map<std::string, std::vector<double>> waits;
+  // Time of each preemption, in order.
+  std::vector<double> preemptions;
+};
+
+// Reads the run directory `dir`. Errors name the file, line and field.
+absl::StatusOr<RunData> LoadRunDirectory(const std::string& dir);
+
+}  // namespace kueuesim::report
+
+#endif  // KUEUESIM_REPORT_RUN_DATA_H_

@@ -1,0 +1,174 @@
+// Reading a run directory back; see run_data.h.
+#include "kueuesim/report/run_data.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <unordered_map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "absl/status/status.h"
+
+namespace kueuesim::report {
+namespace {
+
+using nlohmann::json;
+
+absl::Status FieldError(const std::string& file, int64_t line, const std::string& what) {
+  return absl::InvalidArgumentError(line > 0 ? fmt::format("{}:{}: {}", file, line, what)
+                                             : fmt::format("{}: {}", file, what));
+}
+
+// A number field of `object`, or an error naming it.
+absl::StatusOr<double> Number(const json& object, const char* field, const std::string& file, int64_t line) {
+  auto it = object.find(field);
+  if (it == object.end() || !it->is_number()) {
+    return FieldError(file, line, fmt::format("field \"{}\" is missing or not a number", field));
+  }
+  return it->get<double>();
+}
+
+std::string Text(const json& object, const char* field) {
+  auto it = object.find(field);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// Summary quantities are strings ("4", "500m") or numbers.
+int64_t Count(const json& object, const char* field) {
+  auto it = object.find(field);
+  return it != object.end() && it->is_number_integer() ? it->get<int64_t>() : 0;
+}
+
+absl::Status LoadSummary(const std::string& file, RunData* run) {
+  std::ifstream in(file);
+  if (!in) return absl::NotFoundError(fmt::format("{}: cannot open the run's summary (is {} a run directory "
+                                                  "written by `kueuesim run --out`?)",
+                                                  file, run->directory));
+  json doc = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_object()) return FieldError(file, 0, "not a JSON object");
+  auto end = Number(doc, "endTime", file, 0);
+  if (!end.ok()) return end.status();
+  run->end_time = *end;
+  run->events = Count(doc, "events");
+  auto clusters = doc.find("clusters");
+  if (clusters == doc.end() || !clusters->is_array()) return FieldError(file, 0, "field \"clusters\" is missing");
+  for (const json& cluster : *clusters) {
+    auto cqs = cluster.find("clusterQueues");
+    if (cqs == cluster.end() || !cqs->is_array()) continue;
+    for (const json& cq : *cqs) {
+      QueueFigures q;
+      q.cluster = Text(cluster, "name");
+      q.name = Text(cq, "name");
+      q.admitted = Count(cq, "admitted");
+      q.finished = Count(cq, "finished");
+      q.pending = Count(cq, "pending");
+      q.preempted = Count(cq, "preempted");
+      auto wait = cq.find("waitSeconds");
+      if (wait != cq.end() && wait->is_object()) {
+        q.wait_p50 = wait->value("p50", 0.0);
+        q.wait_p90 = wait->value("p90", 0.0);
+      }
+      auto resources = cq.find("resources");
+      if (resources != cq.end() && resources->is_array()) {
+        for (const json& r : *resources) {
+          QueueFigures::Resource res;
+          res.flavor = Text(r, "flavor");
+          res.resource = Text(r, "resource");
+          auto u = r.find("utilization");
+          if (u != r.end() && u->is_number()) res.utilization = u->get<double>();
+          q.resources.push_back(std::move(res));
+        }
+      }
+      run->queues.push_back(std::move(q));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status LoadTimeSeries(const std::string& file, RunData* run) {
+  std::ifstream in(file);
+  if (!in) return absl::OkStatus();
+  run->has_timeseries = true;
+  std::string line;
+  int64_t number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.empty()) continue;
+    json row = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (row.is_discarded() || !row.is_object()) return FieldError(file, number, "not a JSON object");
+    auto time = Number(row, "time", file, number);
+    if (!time.ok()) return time.status();
+    auto value = Number(row, "value", file, number);
+    if (!value.ok()) return value.status();
+    SeriesKey key{Text(row, "cluster"), Text(row, "scope"),  Text(row, "name"),
+                  Text(row, "metric"),  Text(row, "flavor"), Text(row, "resource")};
+    if (key.metric.empty() || key.name.empty()) {
+      return FieldError(file, number, "field \"metric\" or \"name\" is missing");
+    }
+    run->series[key].emplace_back(*time, *value);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status LoadEvents(const std::string& file, RunData* run) {
+  std::ifstream in(file);
+  if (!in) return absl::OkStatus();
+  run->has_events = true;
+  // Arrival time of each workload not yet reserved, by "cluster|workload".
+  std::unordered_map<std::string, double> arrived;
+  std::string line;
+  int64_t number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    // Only three event types matter: skip the others without parsing.
+    const bool is_arrived = line.find("\"type\": \"Arrived\"") != std::string::npos;
+    const bool is_reserved = line.find("\"type\": \"QuotaReserved\"") != std::string::npos;
+    const bool is_preempted = line.find("\"type\": \"Preempted\"") != std::string::npos;
+    if (!is_arrived && !is_reserved && !is_preempted) continue;
+    json event = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (event.is_discarded() || !event.is_object()) return FieldError(file, number, "not a JSON object");
+    auto time = Number(event, "time", file, number);
+    if (!time.ok()) return time.status();
+    const std::string cluster = Text(event, "cluster");
+    const std::string key = cluster + "|" + Text(event, "workload");
+    if (is_preempted) {
+      run->preemptions.push_back(*time);
+    } else if (is_arrived) {
+      arrived[key] = *time;
+    } else {
+      auto it = arrived.find(key);
+      if (it == arrived.end()) continue;  // reserved again after an eviction
+      const std::string cq = Text(event, "clusterQueue");
+      run->waits[cluster.empty() ? cq : cluster + "/" + cq].push_back(*time - it->second);
+      arrived.erase(it);
+    }
+  }
+  for (auto& [cq, waits] : run->waits) std::sort(waits.begin(), waits.end());
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<RunData> LoadRunDirectory(const std::string& dir) {
+  RunData run;
+  run.directory = dir;
+  std::filesystem::path path(dir);
+  run.label = path.filename().string();
+  if (run.label.empty()) run.label = path.parent_path().filename().string();
+  if (run.label.empty()) run.label = dir;
+  if (!std::filesystem::is_directory(path)) {
+    return absl::NotFoundError(fmt::format("{}: not a run directory (write one with `kueuesim run ... --out {}`)",
+                                           dir, dir));
+  }
+  absl::Status status = LoadSummary((path / "summary.json").string(), &run);
+  if (!status.ok()) return status;
+  status = LoadTimeSeries((path / "timeseries.jsonl").string(), &run);
+  if (!status.ok()) return status;
+  status = LoadEvents((path / "events.jsonl").string(), &run);
+  if (!status.ok()) return status;
+  return run;
+}
+
+}  // namespace kueuesim::report

@@ -1,0 +1,552 @@
+// Parameter sweeps; see sweep.h.
+#include "kueuesim/sweep/sweep.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <system_error>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "absl/status/status.h"
+#include "kueuesim/base/quantity.h"
+#include "kueuesim/base/status.h"
+#include "kueuesim/doc/reader.h"
+#include "kueuesim/metrics/event_log.h"
+#include "kueuesim/metrics/summary.h"
+#include "kueuesim/policy/registry.h"
+#include "kueuesim/sim/simulation.h"
+
+namespace kueuesim::sweep {
+namespace {
+
+constexpr std::string_view kApiVersion = "kueuesim.io/v1alpha1";
+
+std::string Where(const doc::Node& node) {
+  return fmt::format("{}:{}", node.file(), node.position().line);
+}
+
+absl::Status Invalid(const doc::Node& node, const std::string& object, const std::string& message) {
+  return absl::InvalidArgumentError(fmt::format("{}: Sweep {}: {}", Where(node), object, message));
+}
+
+// A scalar field's text, or an error naming it; `required` false gives "".
+absl::StatusOr<std::string> ScalarField(const doc::Node& parent, std::string_view field, const std::string& object,
+                                        const std::string& path, bool required) {
+  doc::Node node = parent.Get(field);
+  if (!node.valid() || node.IsNull()) {
+    if (!required) return std::string();
+    return Invalid(parent, object, fmt::format("{}.{} is required", path, field));
+  }
+  if (!node.IsScalar()) return Invalid(node, object, fmt::format("{}.{} must be a string", path, field));
+  return std::string(node.scalar());
+}
+
+absl::StatusOr<SweepParameter> DecodeParameter(const doc::Node& node, const std::string& object,
+                                               const std::string& path) {
+  if (!node.IsMapping()) return Invalid(node, object, path + " must be a mapping");
+  SweepParameter p;
+  p.where = Where(node);
+  KUEUESIM_ASSIGN_OR_RETURN(p.name, ScalarField(node, "name", object, path, true));
+  const std::string at = fmt::format("{} ({})", path, p.name);
+  for (size_t i = 0; i < node.size(); ++i) {
+    const std::string_view key = node.key(i);
+    if (key != "name" && key != "quota" && key != "policy" && key != "fairSharingWeight" && key != "values") {
+      return Invalid(node.value(i), object,
+                     fmt::format("{}: unknown field \"{}\" (expected name, quota, policy, fairSharingWeight, values)",
+                                 at, key));
+    }
+  }
+  const int targets = (node.Get("quota").valid() ? 1 : 0) + (node.Get("policy").valid() ? 1 : 0) +
+                      (node.Get("fairSharingWeight").valid() ? 1 : 0);
+  if (targets != 1) {
+    return Invalid(node, object, at + ": set exactly one of quota, policy, fairSharingWeight");
+  }
+  auto decode_target = [&](const doc::Node& target, const std::string& field) -> absl::Status {
+    if (!target.IsMapping()) return Invalid(target, object, fmt::format("{}.{} must be a mapping", at, field));
+    KUEUESIM_ASSIGN_OR_RETURN(p.cluster, ScalarField(target, "cluster", object, at + "." + field, false));
+    KUEUESIM_ASSIGN_OR_RETURN(p.cluster_queue, ScalarField(target, "clusterQueue", object, at + "." + field, false));
+    KUEUESIM_ASSIGN_OR_RETURN(p.cohort, ScalarField(target, "cohort", object, at + "." + field, false));
+    if (p.cluster_queue.empty() == p.cohort.empty()) {
+      return Invalid(target, object, fmt::format("{}.{}: set exactly one of clusterQueue, cohort", at, field));
+    }
+    return absl::OkStatus();
+  };
+  if (doc::Node quota = node.Get("quota"); quota.valid()) {
+    p.kind = SweepParameter::Kind::kQuota;
+    KUEUESIM_RETURN_IF_ERROR(decode_target(quota, "quota"));
+    KUEUESIM_ASSIGN_OR_RETURN(p.flavor, ScalarField(quota, "flavor", object, at + ".quota", true));
+    KUEUESIM_ASSIGN_OR_RETURN(p.resource, ScalarField(quota, "resource", object, at + ".quota", true));
+    KUEUESIM_ASSIGN_OR_RETURN(p.field, ScalarField(quota, "field", object, at + ".quota", false));
+    if (p.field.empty()) p.field = "nominalQuota";
+    if (p.field != "nominalQuota" && p.field != "borrowingLimit" && p.field != "lendingLimit") {
+      return Invalid(quota.Get("field"), object,
+                     fmt::format("{}.quota.field: \"{}\" is not nominalQuota, borrowingLimit or lendingLimit", at,
+                                 p.field));
+    }
+  } else if (doc::Node policy = node.Get("policy"); policy.valid()) {
+    p.kind = SweepParameter::Kind::kPolicy;
+    KUEUESIM_ASSIGN_OR_RETURN(p.policy, ScalarField(node, "policy", object, at, true));
+    if (p.policy != "queueOrdering" && p.policy != "preemption" && p.policy != "dispatcher") {
+      return Invalid(policy, object,
+                     fmt::format("{}.policy: \"{}\" is not queueOrdering, preemption or dispatcher", at, p.policy));
+    }
+  } else {
+    p.kind = SweepParameter::Kind::kFairSharingWeight;
+    KUEUESIM_RETURN_IF_ERROR(decode_target(node.Get("fairSharingWeight"), "fairSharingWeight"));
+  }
+  doc::Node values = node.Get("values");
+  if (!values.IsSequence() || values.size() == 0) {
+    return Invalid(values.valid() ? values : node, object, at + ".values must be a non-empty list");
+  }
+  for (size_t i = 0; i < values.size(); ++i) {
+    doc::Node value = values.at(i);
+    if (!value.IsScalar()) return Invalid(value, object, fmt::format("{}.values[{}] must be a scalar", at, i));
+    std::string text = value.IsNull() && value.style() == doc::ScalarStyle::kPlain ? "" : std::string(value.scalar());
+    if (p.kind == SweepParameter::Kind::kQuota) {
+      if (!ParseQuantity(text).ok()) {
+        return Invalid(value, object, fmt::format("{}.values[{}]: \"{}\" is not a quantity", at, i, text));
+      }
+    } else if (p.kind == SweepParameter::Kind::kFairSharingWeight) {
+      char* end = nullptr;
+      errno = 0;
+      const double weight = std::strtod(text.c_str(), &end);
+      if (text.empty() || end != text.c_str() + text.size() || errno != 0 || weight < 0) {
+        return Invalid(value, object, fmt::format("{}.values[{}]: \"{}\" is not a non-negative number", at, i, text));
+      }
+    }
+    if (std::find(p.values.begin(), p.values.end(), text) != p.values.end()) {
+      return Invalid(value, object, fmt::format("{}.values[{}]: \"{}\" is listed twice", at, i, text));
+    }
+    p.values.push_back(std::move(text));
+  }
+  return p;
+}
+
+absl::StatusOr<Sweep> DecodeSweep(const doc::Node& root) {
+  Sweep sweep;
+  sweep.where = Where(root);
+  KUEUESIM_ASSIGN_OR_RETURN(sweep.name, ScalarField(root.Get("metadata"), "name", "(unnamed)", "metadata", true));
+  doc::Node spec = root.Get("spec");
+  if (!spec.IsMapping()) return Invalid(root, sweep.name, "spec is required");
+  doc::Node parameters = spec.Get("parameters");
+  if (!parameters.IsSequence() || parameters.size() == 0) {
+    return Invalid(spec, sweep.name, "spec.parameters must be a non-empty list");
+  }
+  std::set<std::string> names;
+  for (size_t i = 0; i < parameters.size(); ++i) {
+    KUEUESIM_ASSIGN_OR_RETURN(SweepParameter p,
+                              DecodeParameter(parameters.at(i), sweep.name, fmt::format("spec.parameters[{}]", i)));
+    if (!names.insert(p.name).second) {
+      return Invalid(parameters.at(i), sweep.name,
+                     fmt::format("spec.parameters[{}]: the name \"{}\" is used twice", i, p.name));
+    }
+    sweep.parameters.push_back(std::move(p));
+  }
+  if (sweep.num_points() > 1'000'000) {
+    return Invalid(spec, sweep.name, fmt::format("the grid has {} points; at most 1000000", sweep.num_points()));
+  }
+  return sweep;
+}
+
+absl::Status ParameterError(const SweepParameter& p, const std::string& message) {
+  return absl::InvalidArgumentError(fmt::format("{}: Sweep parameter {}: {}", p.where, p.name, message));
+}
+
+absl::Status ApplyQuota(const SweepParameter& p, const std::string& value, scenario::ClusterSpec* cluster) {
+  std::vector<model::ResourceGroup>* groups = nullptr;
+  if (!p.cluster_queue.empty()) {
+    for (auto& cq : cluster->cluster_queues) {
+      if (cq.meta.name == p.cluster_queue) groups = &cq.resource_groups;
+    }
+    if (groups == nullptr) return ParameterError(p, fmt::format("no ClusterQueue {}", p.cluster_queue));
+  } else {
+    for (auto& cohort : cluster->cohorts) {
+      if (cohort.meta.name == p.cohort) groups = &cohort.resource_groups;
+    }
+    if (groups == nullptr) return ParameterError(p, fmt::format("no Cohort object {}", p.cohort));
+  }
+  KUEUESIM_ASSIGN_OR_RETURN(Quantity quantity, ParseQuantity(value));
+  const Amount amount = CanonicalAmountSaturating(quantity, p.resource);
+  for (auto& group : *groups) {
+    for (auto& flavor : group.flavors) {
+      if (flavor.name != p.flavor) continue;
+      for (auto& resource : flavor.resources) {
+        if (resource.name != p.resource) continue;
+        if (p.field == "nominalQuota") {
+          resource.nominal_quota = amount;
+        } else if (p.field == "borrowingLimit") {
+          resource.borrowing_limit = amount;
+        } else {
+          resource.lending_limit = amount;
+        }
+        return absl::OkStatus();
+      }
+    }
+  }
+  return ParameterError(p, fmt::format("{} {} has no quota for flavor {} and resource {}",
+                                       p.cluster_queue.empty() ? "Cohort" : "ClusterQueue",
+                                       p.cluster_queue.empty() ? p.cohort : p.cluster_queue, p.flavor, p.resource));
+}
+
+absl::Status ApplyWeight(const SweepParameter& p, const std::string& value, scenario::ClusterSpec* cluster) {
+  const double weight = std::strtod(value.c_str(), nullptr);
+  if (!p.cluster_queue.empty()) {
+    for (auto& cq : cluster->cluster_queues) {
+      if (cq.meta.name == p.cluster_queue) {
+        cq.fair_weight = weight;
+        return absl::OkStatus();
+      }
+    }
+    return ParameterError(p, fmt::format("no ClusterQueue {}", p.cluster_queue));
+  }
+  for (auto& cohort : cluster->cohorts) {
+    if (cohort.meta.name == p.cohort) {
+      cohort.fair_weight = weight;
+      return absl::OkStatus();
+    }
+  }
+  return ParameterError(p, fmt::format("no Cohort object {}", p.cohort));
+}
+
+std::string JsonNumber(double value) { return fmt::format("{:.6f}", value); }
+
+// Waits of first quota reservations, as the summary counts them, over all
+// clusters and ClusterQueues.
+class WaitRecorder : public cluster::EventSink {
+ public:
+  void OnEvent(const cluster::SimEvent& event) override {
+    if (event.workload == cluster::kNone || !event.object.empty()) return;
+    auto& seen = seen_[event.cluster];
+    if (seen.size() <= static_cast<size_t>(event.workload)) seen.resize(static_cast<size_t>(event.workload) + 1);
+    if (event.type == cluster::EventType::kQuotaReserved && !seen[static_cast<size_t>(event.workload)]) {
+      seen[static_cast<size_t>(event.workload)] = true;
+      waits.push_back(event.time - event.cluster->workload(event.workload).arrival);
+    } else if (event.type == cluster::EventType::kAdmittedAtStart) {
+      seen[static_cast<size_t>(event.workload)] = true;
+    } else if (event.type == cluster::EventType::kFinished || event.type == cluster::EventType::kDeleted) {
+      seen[static_cast<size_t>(event.workload)] = false;
+    }
+  }
+  std::vector<SimDuration> waits;
+
+ private:
+  std::map<const cluster::ClusterState*, std::vector<bool>> seen_;
+};
+
+double PercentileSeconds(const std::vector<SimDuration>& sorted, int percent) {
+  if (sorted.empty()) return 0;
+  size_t rank = static_cast<size_t>((static_cast<int64_t>(sorted.size()) * percent + 99) / 100);
+  if (rank == 0) rank = 1;
+  return static_cast<double>(sorted[rank - 1]) / static_cast<double>(kSecond);
+}
+
+// The headline figures of a point as a JSON object, keys in a fixed order.
+std::string FiguresJson(const metrics::Summary& summary, std::vector<SimDuration> waits) {
+  std::sort(waits.begin(), waits.end());
+  int64_t admitted = 0, finished = 0, preempted = 0, pending = 0;
+  std::vector<std::pair<std::string, std::string>> per_queue;
+  std::map<std::string, std::pair<double, double>> usage;  // flavor/resource -> used, nominal
+  for (const auto& cluster : summary.clusters) {
+    for (const auto& cq : cluster.cluster_queues) {
+      admitted += cq.admitted;
+      finished += cq.finished;
+      preempted += cq.preempted;
+      pending += cq.pending;
+      const std::string prefix = "cq:" + (cluster.name.empty() ? cq.name : cluster.name + "/" + cq.name) + ":";
+      per_queue.emplace_back(prefix + "admitted", fmt::format("{}", cq.admitted));
+      per_queue.emplace_back(prefix + "finished", fmt::format("{}", cq.finished));
+      per_queue.emplace_back(prefix + "preempted", fmt::format("{}", cq.preempted));
+      per_queue.emplace_back(prefix + "pending", fmt::format("{}", cq.pending));
+      per_queue.emplace_back(prefix + "wait_p50_s", FormatSeconds(cq.wait.p50));
+      per_queue.emplace_back(prefix + "wait_p90_s", FormatSeconds(cq.wait.p90));
+      for (const auto& r : cq.resources) {
+        auto& [used, nominal] = usage[r.flavor + "/" + r.resource];
+        used += r.used_amount_seconds;
+        if (r.nominal_quota != kUnlimited) {
+          nominal += static_cast<double>(r.nominal_quota) / (IsMilliResource(r.resource) ? 1000.0 : 1.0);
+        }
+      }
+    }
+  }
+  std::string out = fmt::format(
+      "{{\"admitted\": {}, \"finished\": {}, \"preempted\": {}, \"pending\": {}, \"wait_p50_s\": {}, "
+      "\"wait_p90_s\": {}",
+      admitted, finished, preempted, pending, JsonNumber(PercentileSeconds(waits, 50)),
+      JsonNumber(PercentileSeconds(waits, 90)));
+  for (const auto& [key, value] : per_queue) {
+    out += ", ";
+    metrics::AppendJsonString(&out, key);
+    out += ": " + value;
+  }
+  const double seconds = static_cast<double>(summary.end_time) / static_cast<double>(kSecond);
+  for (const auto& [key, amounts] : usage) {
+    if (amounts.second <= 0 || seconds <= 0) continue;
+    out += ", ";
+    metrics::AppendJsonString(&out, "utilization:" + key);
+    out += ": " + JsonNumber(amounts.first / (amounts.second * seconds));
+  }
+  return out + "}";
+}
+
+std::string CsvField(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char ch : text) {
+    if (ch == '"') out += '"';
+    out += ch;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+int64_t Sweep::num_points() const {
+  int64_t points = 1;
+  for (const auto& p : parameters) {
+    points *= static_cast<int64_t>(p.values.size());
+    if (points > 1'000'000'000) return points;
+  }
+  return points;
+}
+
+std::vector<size_t> Sweep::Coordinates(int64_t point) const {
+  std::vector<size_t> out(parameters.size());
+  for (size_t i = parameters.size(); i-- > 0;) {
+    const int64_t n = static_cast<int64_t>(parameters[i].values.size());
+    out[i] = static_cast<size_t>(point % n);
+    point /= n;
+  }
+  return out;
+}
+
+absl::StatusOr<Sweep> LoadSweep(const std::vector<std::string>& files) {
+  std::vector<Sweep> found;
+  for (const std::string& file : files) {
+    absl::Status status = doc::ReadFile(file, [&](doc::Document&& document) -> absl::Status {
+      doc::Node root = document.root();
+      if (!root.IsMapping()) return absl::OkStatus();
+      doc::Node kind = root.Get("kind");
+      doc::Node api = root.Get("apiVersion");
+      if (!kind.IsScalar() || kind.scalar() != "Sweep" || !api.IsScalar() || api.scalar() != kApiVersion) {
+        return absl::OkStatus();
+      }
+      KUEUESIM_ASSIGN_OR_RETURN(Sweep sweep, DecodeSweep(root));
+      found.push_back(std::move(sweep));
+      return absl::OkStatus();
+    });
+    if (!status.ok()) return status;
+  }
+  if (found.empty()) {
+    return absl::NotFoundError(fmt::format("no {} Sweep object in {}", kApiVersion, fmt::join(files, ", ")));
+  }
+  if (found.size() > 1) {
+    return absl::InvalidArgumentError(fmt::format("{}: a second Sweep ({}); a scenario declares one (the first is at {})",
+                                                  found[1].where, found[1].name, found[0].where));
+  }
+  return std::move(found[0]);
+}
+
+absl::StatusOr<scenario::Scenario> ApplyPoint(const Sweep& sweep, int64_t point, scenario::Scenario scenario) {
+  const std::vector<size_t> at = sweep.Coordinates(point);
+  for (size_t i = 0; i < sweep.parameters.size(); ++i) {
+    const SweepParameter& p = sweep.parameters[i];
+    const std::string& value = p.values[at[i]];
+    if (p.kind == SweepParameter::Kind::kPolicy) {
+      scenario::PolicyChoice* choice = p.policy == "queueOrdering" ? &scenario.settings.queue_ordering
+                                       : p.policy == "preemption"  ? &scenario.settings.preemption
+                                                                   : &scenario.settings.dispatcher;
+      choice->name = value;
+      continue;
+    }
+    scenario::ClusterSpec* cluster = nullptr;
+    for (auto& c : scenario.clusters) {
+      if (c.name == p.cluster) cluster = &c;
+    }
+    if (cluster == nullptr) return ParameterError(p, fmt::format("no cluster \"{}\" in the scenario", p.cluster));
+    KUEUESIM_RETURN_IF_ERROR(p.kind == SweepParameter::Kind::kQuota ? ApplyQuota(p, value, cluster)
+                                                                    : ApplyWeight(p, value, cluster));
+  }
+  return scenario;
+}
+
+absl::StatusOr<Shard> ParseShard(std::string_view text) {
+  const size_t slash = text.find('/');
+  Shard shard;
+  auto parse = [](std::string_view digits, int64_t* out) {
+    if (digits.empty() || digits.size() > 9) return false;
+    int64_t value = 0;
+    for (char ch : digits) {
+      if (ch < '0' || ch > '9') return false;
+      value = value * 10 + (ch - '0');
+    }
+    *out = value;
+    return true;
+  };
+  if (slash == std::string_view::npos || !parse(text.substr(0, slash), &shard.index) ||
+      !parse(text.substr(slash + 1), &shard.count) || shard.count < 1 || shard.index >= shard.count) {
+    return absl::InvalidArgumentError(
+        fmt::format("--shard \"{}\": expected i/n with 0 <= i < n (e.g. 0/4; i is the 0-based shard index)", text));
+  }
+  return shard;
+}
+
+absl::StatusOr<int64_t> RunSweep(const std::vector<std::string>& files, const std::string& out_dir,
+                                 const SweepOptions& options) {
+  KUEUESIM_ASSIGN_OR_RETURN(Sweep sweep, LoadSweep(files));
+  KUEUESIM_ASSIGN_OR_RETURN(scenario::Scenario base, scenario::LoadScenarioFiles(files));
+  std::error_code error;
+  std::filesystem::create_directories(out_dir, error);
+  if (error || !std::filesystem::is_directory(out_dir)) {
+    return absl::UnavailableError(fmt::format("--out {}: cannot create the directory", out_dir));
+  }
+  const policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
+  const int64_t points = sweep.num_points();
+  int64_t ran = 0;
+  for (int64_t point = 0; point < points; ++point) {
+    if (!options.shard.Owns(point)) continue;
+    KUEUESIM_ASSIGN_OR_RETURN(scenario::Scenario scenario, ApplyPoint(sweep, point, base));
+    if (options.until.has_value()) scenario.settings.until = options.until;
+    auto simulation = sim::Simulation::Create(scenario, registry);
+    if (!simulation.ok()) {
+      return absl::Status(simulation.status().code(),
+                          fmt::format("Sweep {} point {}: {}", sweep.name, point, StatusMessage(simulation.status())));
+    }
+    metrics::SummaryCollector collector;
+    WaitRecorder waits;
+    (*simulation)->AddEventSink(&collector);
+    (*simulation)->AddEventSink(&waits);
+    sim::RunOptions run_options;
+    run_options.until = options.until;
+    KUEUESIM_RETURN_IF_ERROR((*simulation)->Run(run_options));
+    metrics::Summary summary = collector.Finish((*simulation)->end_time(), (*simulation)->cluster_pointers(),
+                                                (*simulation)->multikueue_reports());
+    summary.unknown_kinds = scenario.report.unknown_kinds;
+    summary.warnings = scenario.report.warnings;
+    std::string text = "{\"sweep\": ";
+    metrics::AppendJsonString(&text, sweep.name);
+    text += fmt::format(", \"point\": {}, \"points\": {}, \"parameters\": {{", point, points);
+    const std::vector<size_t> at = sweep.Coordinates(point);
+    for (size_t i = 0; i < sweep.parameters.size(); ++i) {
+      if (i > 0) text += ", ";
+      metrics::AppendJsonString(&text, sweep.parameters[i].name);
+      text += ": ";
+      metrics::AppendJsonString(&text, sweep.parameters[i].values[at[i]]);
+    }
+    text += "},\n\"figures\": " + FiguresJson(summary, std::move(waits.waits)) + ",\n\"summary\": ";
+    text += metrics::SummaryToJson(summary);
+    text += "}\n";
+    const std::string path = (std::filesystem::path(out_dir) / fmt::format("point-{:06d}.json", point)).string();
+    std::FILE* out = std::fopen(path.c_str(), "w");
+    if (out == nullptr) return absl::UnavailableError(fmt::format("cannot open {} for writing", path));
+    const bool written = std::fwrite(text.data(), 1, text.size(), out) == text.size();
+    if (std::fclose(out) != 0 || !written) return absl::UnavailableError(fmt::format("writing {} failed", path));
+    ++ran;
+  }
+  return ran;
+}
+
+absl::StatusOr<std::string> MergeSweep(const std::vector<std::string>& dirs) {
+  struct PointRow {
+    std::string file;
+    nlohmann::ordered_json parameters;
+    nlohmann::ordered_json figures;
+  };
+  std::map<int64_t, PointRow> rows;
+  std::string sweep_name;
+  int64_t points = -1;
+  std::string first_file;
+  for (const std::string& dir : dirs) {
+    if (!std::filesystem::is_directory(dir)) {
+      return absl::NotFoundError(fmt::format("{}: not a directory (write one with `kueuesim sweep ... --out {}`)",
+                                             dir, dir));
+    }
+    std::vector<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      const std::string name = entry.path().filename().string();
+      if (name.rfind("point-", 0) == 0 && entry.path().extension() == ".json") files.push_back(entry.path().string());
+    }
+    std::sort(files.begin(), files.end());
+    for (const std::string& file : files) {
+      std::ifstream in(file);
+      nlohmann::ordered_json doc = nlohmann::ordered_json::parse(in, nullptr, /*allow_exceptions=*/false);
+      if (doc.is_discarded() || !doc.is_object() || !doc.contains("point") || !doc["point"].is_number_integer() ||
+          !doc.contains("points") || !doc.contains("sweep") || !doc["parameters"].is_object() ||
+          !doc["figures"].is_object()) {
+        return absl::InvalidArgumentError(fmt::format("{}: not a sweep point file (fields sweep, point, points, "
+                                                      "parameters, figures)",
+                                                      file));
+      }
+      const std::string name = doc["sweep"].get<std::string>();
+      const int64_t total = doc["points"].get<int64_t>();
+      if (points < 0) {
+        sweep_name = name;
+        points = total;
+        first_file = file;
+      } else if (name != sweep_name || total != points) {
+        return absl::InvalidArgumentError(fmt::format("{}: from sweep {} with {} points, but {} is from sweep {} "
+                                                      "with {} points",
+                                                      file, name, total, first_file, sweep_name, points));
+      }
+      const int64_t point = doc["point"].get<int64_t>();
+      if (point < 0 || point >= total) {
+        return absl::InvalidArgumentError(fmt::format("{}: point {} is outside 0..{}", file, point, total - 1));
+      }
+      auto [it, inserted] = rows.emplace(point, PointRow{file, doc["parameters"], doc["figures"]});
+      if (!inserted) {
+        return absl::InvalidArgumentError(
+            fmt::format("point {} appears twice: {} and {} (overlapping shards?)", point, it->second.file, file));
+      }
+    }
+  }
+  if (points < 0) return absl::NotFoundError(fmt::format("no point-*.json files in {}", fmt::join(dirs, ", ")));
+  std::vector<int64_t> missing;
+  for (int64_t p = 0; p < points && missing.size() < 10; ++p) {
+    if (rows.count(p) == 0) missing.push_back(p);
+  }
+  if (!missing.empty()) {
+    return absl::InvalidArgumentError(fmt::format("sweep {}: {} of {} points are present; missing point(s) {}{}",
+                                                  sweep_name, rows.size(), points, fmt::join(missing, ", "),
+                                                  missing.size() == 10 ? ", ..." : ""));
+  }
+  // Columns: point, the parameters, then every figure in order of first
+  // appearance over the points in point order (so any sharding gives the
+  // same table).
+  std::vector<std::string> parameters;
+  for (const auto& [key, value] : rows.begin()->second.parameters.items()) parameters.push_back(key);
+  std::vector<std::string> figures;
+  std::set<std::string> seen;
+  for (const auto& [point, row] : rows) {
+    for (const auto& [key, value] : row.figures.items()) {
+      if (seen.insert(key).second) figures.push_back(key);
+    }
+  }
+  std::string out = "point";
+  for (const auto& p : parameters) out += "," + CsvField(p);
+  for (const auto& f : figures) out += "," + CsvField(f);
+  out += "\n";
+  for (const auto& [point, row] : rows) {
+    out += fmt::format("{}", point);
+    for (const auto& p : parameters) {
+      out += ",";
+      if (row.parameters.contains(p) && row.parameters[p].is_string()) {
+        out += CsvField(row.parameters[p].get<std::string>());
+      }
+    }
+    for (const auto& f : figures) {
+      out += ",";
+      if (row.figures.contains(f)) out += row.figures[f].dump();
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace kueuesim::sweep

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""kueuesim sweep and sweep-merge end to end.
+
+Setup: scenarios/docs/fair-sharing.yaml with examples/sweeps/
+fair-sharing-sweep.yaml (3 x 2 x 2 = 12 points), run unsharded and as
+shards 0/5 .. 4/5 (uneven: 12 points over 5 shards).
+Invariant: the shards together write every point exactly once; merging
+the shards gives byte-for-byte the table of the unsharded run; each point
+file holds its parameter values and the summary of `kueuesim run` on the
+scenario with those values (checked for the x-cpu values by editing the
+quota by hand); a missing shard, an overlapping shard, a bad --shard and a
+Sweep naming an unknown ClusterQueue fail clearly.
+"""
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def run(cmd, expect=0):
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    if result.returncode != expect:
+        sys.exit(f"FAIL: {' '.join(cmd)} exited {result.returncode} (expected {expect}):\n{result.stderr}")
+    return result
+
+
+def points_in(directory):
+    return sorted(int(os.path.basename(p)[6:12]) for p in glob.glob(os.path.join(directory, "point-*.json")))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sim", required=True)
+    parser.add_argument("--source", required=True)
+    args = parser.parse_args()
+    scenario = os.path.join(args.source, "scenarios", "docs", "fair-sharing.yaml")
+    sweep = os.path.join(args.source, "examples", "sweeps", "fair-sharing-sweep.yaml")
+    with tempfile.TemporaryDirectory() as tmp:
+        whole = os.path.join(tmp, "whole")
+        run([args.sim, "sweep", scenario, sweep, "--out", whole])
+        if points_in(whole) != list(range(12)):
+            sys.exit(f"FAIL: the unsharded sweep wrote points {points_in(whole)}")
+        shards = []
+        seen = []
+        for i in range(5):
+            d = os.path.join(tmp, f"shard{i}")
+            run([args.sim, "sweep", scenario, sweep, "--out", d, "--shard", f"{i}/5"])
+            if points_in(d) != [p for p in range(12) if p % 5 == i]:
+                sys.exit(f"FAIL: shard {i}/5 wrote points {points_in(d)}")
+            seen += points_in(d)
+            shards.append(d)
+        if sorted(seen) != list(range(12)):
+            sys.exit(f"FAIL: the shards cover {sorted(seen)}, not every point exactly once")
+
+        whole_csv = os.path.join(tmp, "whole.csv")
+        merged_csv = os.path.join(tmp, "merged.csv")
+        run([args.sim, "sweep-merge", whole, "-o", whole_csv])
+        run([args.sim, "sweep-merge", *reversed(shards), "-o", merged_csv])
+        whole_text, merged_text = open(whole_csv).read(), open(merged_csv).read()
+        if whole_text != merged_text:
+            sys.exit(f"FAIL: merged shards differ from the unsharded table:\n{whole_text}\n---\n{merged_text}")
+        lines = whole_text.splitlines()
+        if len(lines) != 13 or not lines[0].startswith("point,x-cpu,y-weight,ordering,admitted,"):
+            sys.exit(f"FAIL: table shape: {lines[:2]}")
+
+        # A point equals a plain run of the scenario with its values.
+        original = open(scenario).read()
+        if original.count('nominalQuota: "10"') < 1:
+            sys.exit("FAIL: the scenario no longer has x's cpu quota \"10\"; update this test")
+        for point, x_cpu in ((0, "6"), (8, "14")):
+            doc = json.load(open(os.path.join(whole, f"point-{point:06d}.json")))
+            if doc["parameters"] != {"x-cpu": x_cpu, "y-weight": "1", "ordering": ""} or doc["points"] != 12:
+                sys.exit(f"FAIL: point {point} parameters {doc['parameters']}")
+            edited = os.path.join(tmp, f"edited{point}.yaml")
+            # x is the first ClusterQueue with a "10" cpu quota in the file.
+            with open(edited, "w") as f:
+                f.write(original.replace('nominalQuota: "10"', f'nominalQuota: "{x_cpu}"', 1))
+            summary_path = os.path.join(tmp, f"summary{point}.json")
+            run([args.sim, "run", edited, "--summary", summary_path, "--quiet"])
+            expected = json.load(open(summary_path))
+            if doc["summary"]["clusters"] != expected["clusters"] or doc["summary"]["endTime"] != expected["endTime"]:
+                sys.exit(f"FAIL: point {point} summary differs from a run with x cpu {x_cpu}")
+            admitted = sum(cq["admitted"] for c in expected["clusters"] for cq in c["clusterQueues"])
+            if doc["figures"]["admitted"] != admitted:
+                sys.exit(f"FAIL: point {point} figures.admitted {doc['figures']['admitted']} != {admitted}")
+
+        # Failures.
+        result = run([args.sim, "sweep-merge", *shards[1:], "-o", merged_csv], expect=1)
+        if "missing point(s) 0, 5, 10" not in result.stderr:
+            sys.exit(f"FAIL: a missing shard: {result.stderr}")
+        result = run([args.sim, "sweep-merge", whole, shards[0], "-o", merged_csv], expect=1)
+        if "appears twice" not in result.stderr:
+            sys.exit(f"FAIL: overlapping shards: {result.stderr}")
+        for bad in ("5/5", "1", "a/3", "0/0"):
+            run([args.sim, "sweep", scenario, sweep, "--out", os.path.join(tmp, "bad"), "--shard", bad], expect=2)
+        bad_sweep = os.path.join(tmp, "bad-sweep.yaml")
+        with open(bad_sweep, "w") as f:
+            f.write(open(sweep).read().replace("clusterQueue: x,", "clusterQueue: nope,"))
+        result = run([args.sim, "sweep", scenario, bad_sweep, "--out", os.path.join(tmp, "bad")], expect=1)
+        if "x-cpu" not in result.stderr or "no ClusterQueue nope" not in result.stderr:
+            sys.exit(f"FAIL: unknown ClusterQueue: {result.stderr}")
+        result = run([args.sim, "sweep", scenario, "--out", os.path.join(tmp, "bad")], expect=1)
+        if "no kueuesim.io/v1alpha1 Sweep" not in result.stderr:
+            sys.exit(f"FAIL: no Sweep object: {result.stderr}")
+    print("sweep: ok")
+
+
+if __name__ == "__main__":
+    main()

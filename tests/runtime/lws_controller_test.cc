@@ -1,0 +1,161 @@
+// The LeaderWorkerSet controller through the whole simulation: rollouts
+// that need no surge, and groups evicted while their leader terminates.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "kueuesim/base/time.h"
+#include "kueuesim/cluster/events.h"
+#include "kueuesim/policy/registry.h"
+#include "kueuesim/sim/simulation.h"
+#include "testing/scenario_fixtures.h"
+
+namespace kueuesim {
+namespace {
+
+using ::testing::Contains;
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+// "<seconds> <type> <group>" for LWS events, "<seconds> <type> <workload>"
+// for workload events.
+class Recorder : public cluster::EventSink {
+ public:
+  void OnEvent(const cluster::SimEvent& event) override {
+    const std::string type(cluster::EventTypeName(event.type));
+    if (event.group >= 0 || event.type == cluster::EventType::kRolloutStarted ||
+        event.type == cluster::EventType::kRolloutCompleted || event.type == cluster::EventType::kRolloutStalled) {
+      lines.push_back(fmt::format("{} {} {}", FormatSeconds(event.time), type, event.group));
+    } else if (event.workload != cluster::kNone) {
+      lines.push_back(fmt::format("{} {} {}", FormatSeconds(event.time), type,
+                                  event.cluster->workload(event.workload).key));
+    }
+  }
+  std::vector<std::string> Of(std::string_view type) const {
+    std::vector<std::string> out;
+    for (const auto& l : lines) {
+      if (l.find(fmt::format(" {} ", type)) != std::string::npos) out.push_back(l);
+    }
+    return out;
+  }
+  std::vector<std::string> lines;
+};
+
+std::unique_ptr<Recorder> RunYaml(const std::string& yaml) {
+  auto recorder = std::make_unique<Recorder>();
+  auto scenario = testing::LoadYaml(yaml, "lws.yaml");
+  EXPECT_TRUE(scenario.ok()) << scenario.status();
+  if (!scenario.ok()) return nullptr;
+  static const policy::PolicyRegistry builtins = policy::PolicyRegistry::WithBuiltins();
+  auto simulation = sim::Simulation::Create(*scenario, builtins);
+  EXPECT_TRUE(simulation.ok()) << simulation.status();
+  if (!simulation.ok()) return nullptr;
+  (*simulation)->AddEventSink(recorder.get());
+  absl::Status status = (*simulation)->Run(sim::RunOptions{});
+  EXPECT_TRUE(status.ok()) << status;
+  return recorder;
+}
+
+// 8 GPUs of quota; an LWS "llm" of `replicas` groups of size 2 (1 GPU per
+// pod), ready 1 minute after admission; `rolling` is its
+// rollingUpdateConfiguration; `changes` are extra documents.
+std::string Scenario(int replicas, const std::string& rolling, const std::string& changes,
+                     const std::string& simulation_spec = "") {
+  return fmt::format(R"(apiVersion: kueuesim.io/v1alpha1
+kind: Simulation
+metadata: {{name: lws}}
+spec:
+  until: 4h
+{3}---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {{name: gpu}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {{name: serving}}
+spec:
+  namespaceSelector: {{}}
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors:
+    - name: gpu
+      resources:
+      - {{name: nvidia.com/gpu, nominalQuota: "8"}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {{name: serving, namespace: inference}}
+spec: {{clusterQueue: serving}}
+---
+apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata:
+  name: llm
+  namespace: inference
+  labels: {{kueue.x-k8s.io/queue-name: serving}}
+  annotations:
+    kueuesim.io/leader-startup-delay: 1m
+    kueuesim.io/worker-startup-delay: 1m
+spec:
+  replicas: {0}
+  rolloutStrategy:
+    rollingUpdateConfiguration: {1}
+  leaderWorkerTemplate:
+    size: 2
+    workerTemplate:
+      spec:
+        containers:
+        - name: main
+          resources: {{requests: {{nvidia.com/gpu: "1"}}}}
+---
+{2})",
+                     replicas, rolling, changes, simulation_spec);
+}
+
+std::string Rollout(const std::string& at, const std::string& extra = "") {
+  return fmt::format(R"(apiVersion: kueuesim.io/v1alpha1
+kind: Change
+metadata: {{name: new-version-{0}}}
+spec:
+  at: {0}
+  target: {{kind: LeaderWorkerSet, namespace: inference, name: llm}}
+  rollout: true
+{1}---
+)",
+                     at, extra);
+}
+
+// Setup: 4 groups, maxUnavailable 1, maxSurge 0 (the LWS default); a new
+// revision at 1h. Expected (design/lws-multikueue-dra.md A.7, variant
+// MU=1, MS=0: the partition goes 4 -> 3 -> 2 -> 1 -> 0): the rollout starts
+// at once, replaces the groups from the highest index down, one at a time:
+// each new group is re-admitted at once (its own quota came back) and ready
+// a minute later (leader and worker start together under LeaderCreated),
+// which lets the next one go; it completes at 3840 s and no surge group is
+// ever created.
+TEST(LwsControllerTest, RolloutWithoutSurgeProgressesOnItsOwn) {
+  auto run = RunYaml(Scenario(4, "{maxUnavailable: 1, maxSurge: 0}", Rollout("1h")));
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->Of("RolloutStarted"), ElementsAre("3600.0 RolloutStarted -1"));
+  EXPECT_THAT(run->Of("GroupReplaced"),
+              ElementsAre("3600.0 GroupReplaced 3", "3660.0 GroupReplaced 2", "3720.0 GroupReplaced 1",
+                          "3780.0 GroupReplaced 0"));
+  EXPECT_THAT(run->Of("SurgeCreated"), IsEmpty());
+  EXPECT_THAT(run->Of("RolloutCompleted"), ElementsAre("3840.0 RolloutCompleted -1"));
+}
+
+// Setup: the same with partition 3 (a canary of one group).
+// Expected: only group 3 is replaced; the rollout waits at the partition.
+TEST(LwsControllerTest, CanaryPartitionReplacesOnlyTheGroupsAboveIt) {
+  auto run = RunYaml(Scenario(4, "{maxUnavailable: 1, maxSurge: 0, partition: 3}", Rollout("1h")));
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->Of("GroupReplaced"), ElementsAre("3600.0 GroupReplaced 3"));
+}
+
+}  // namespace
+}  // namespace kueuesim
