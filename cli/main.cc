@@ -3,8 +3,10 @@
 //   kueuesim run FILES... [--until T] [--cycles N] [--events FILE|-]
 //                         [--summary FILE] [--seed S] [--quiet]
 //                         [--check THRESHOLDS] [--timeseries FILE] [--out DIR]
+//                         [--workloads FILE]
 //   kueuesim validate FILES...
 //   kueuesim policies
+//   kueuesim report | compare | sweep | sweep-merge   (report_command.h)
 //
 // Exit codes: 0 success; 1 invalid input (the message names the file, the
 // object and the field); 2 bad command line; 3 a run that failed (I/O,
@@ -24,6 +26,8 @@
 #include "kueuesim/metrics/summary.h"
 #include "kueuesim/metrics/thresholds.h"
 #include "kueuesim/metrics/timeseries.h"
+#include "kueuesim/metrics/workload_table.h"
+#include "progress.h"
 #include "report_command.h"
 #include "kueuesim/policy/registry.h"
 #include "kueuesim/scenario/scenario.h"
@@ -68,13 +72,15 @@ struct RunArgs {
   std::string check;  // thresholds file
   std::string timeseries;
   std::string out_dir;  // run directory: events, summary and time series
+  std::string workloads;  // per-workload table (.csv, else JSON Lines)
 };
 
 int Run(const RunArgs& given_args) {
   using namespace kueuesim;
   RunArgs args = given_args;
   if (!args.out_dir.empty()) {
-    absl::Status prepared = cli::PrepareRunDirectory(args.out_dir, &args.events, &args.summary, &args.timeseries);
+    absl::Status prepared = cli::PrepareRunDirectory(args.out_dir, &args.events, &args.summary, &args.timeseries,
+                                                         &args.workloads);
     if (!prepared.ok()) return Fail(prepared);
   }
   auto scenario = scenario::LoadScenarioFiles(args.files);
@@ -124,9 +130,34 @@ int Run(const RunArgs& given_args) {
                                                                metrics::TimeSeriesFormatForPath(args.timeseries));
     (*simulation)->AddEventSink(timeseries.get());
   }
+  std::FILE* workloads_file = nullptr;
+  std::unique_ptr<metrics::WorkloadTableWriter> workload_table;
+  if (!args.workloads.empty()) {
+    workloads_file = std::fopen(args.workloads.c_str(), "w");
+    if (workloads_file == nullptr) {
+      std::fprintf(stderr, "kueuesim: error: cannot open %s for writing\n", args.workloads.c_str());
+      return kExitRunFailed;
+    }
+    workload_table = std::make_unique<metrics::WorkloadTableWriter>(
+        workloads_file, metrics::TimeSeriesFormatForPath(args.workloads));
+    (*simulation)->AddEventSink(workload_table.get());
+  }
+  std::unique_ptr<cli::ProgressLine> progress;
+  if (cli::ProgressLine::Wanted()) {
+    progress = std::make_unique<cli::ProgressLine>(stderr);
+    (*simulation)->AddEventSink(progress.get());
+  }
   metrics::SummaryCollector collector;
   (*simulation)->AddEventSink(&collector);
   absl::Status status = (*simulation)->Run(options);
+  if (progress != nullptr) progress->Finish();
+  if (workload_table != nullptr) {
+    workload_table->Finish((*simulation)->end_time());
+    if (std::fclose(workloads_file) != 0) {
+      std::fprintf(stderr, "kueuesim: error: writing %s failed\n", args.workloads.c_str());
+      return kExitRunFailed;
+    }
+  }
   if (timeseries != nullptr) {
     timeseries->Finish();
     if (std::fclose(timeseries_file) != 0) {
@@ -143,6 +174,11 @@ int Run(const RunArgs& given_args) {
                                               (*simulation)->multikueue_reports());
   summary.unknown_kinds = scenario->report.unknown_kinds;
   summary.warnings = scenario->report.warnings;
+  for (const auto& source : (*simulation)->sources()) {
+    const trace::ImportReport& report = source->report();
+    summary.traces.push_back({report.source, report.rows_read, report.workloads, report.skipped,
+                              report.repaired, report.examples});
+  }
   if (!args.summary.empty()) {
     std::FILE* out = std::fopen(args.summary.c_str(), "w");
     if (out == nullptr) {
@@ -178,9 +214,14 @@ int Validate(const std::vector<std::string>& files) {
   if (!simulation.ok()) return Fail(simulation.status());
   size_t workloads = 0;
   for (const auto& cluster : scenario->clusters) workloads += cluster.workloads.size();
-  std::printf("valid: %lld objects in %lld documents, %zu cluster(s), %zu workload(s)\n",
+  // Traces are opened (and their files checked) by Simulation::Create;
+  // their workloads are streamed during a run, not counted here.
+  const std::string traces =
+      scenario->traces.empty() ? "" : fmt::format(", {} trace(s)", scenario->traces.size());
+  std::printf("valid: %lld objects in %lld documents, %zu cluster(s), %zu workload(s)%s\n",
               static_cast<long long>(scenario->report.objects),
-              static_cast<long long>(scenario->report.documents), scenario->clusters.size(), workloads);
+              static_cast<long long>(scenario->report.documents), scenario->clusters.size(), workloads,
+              traces.c_str());
   return kExitOk;
 }
 
@@ -215,7 +256,11 @@ int main(int argc, char** argv) {
   run->add_option("--timeseries", run_args.timeseries,
                   "Write usage, borrowing, pending and shares over time to FILE (.csv, else JSON Lines)");
   run->add_option("--out", run_args.out_dir,
-                  "Write a run directory: DIR/events.jsonl, DIR/summary.json, DIR/timeseries.jsonl");
+                  "Write a run directory: DIR/events.jsonl, DIR/summary.json, DIR/timeseries.jsonl, "
+                  "DIR/workloads.jsonl");
+  run->add_option("--workloads", run_args.workloads,
+                  "Write one row per workload (arrival, admission, start, finish, wait, run time, evictions, "
+                  "flavors) to FILE (.csv, else JSON Lines)");
 
   std::vector<std::string> validate_files;
   CLI::App* validate = app.add_subcommand("validate", "Check scenario files without running them");

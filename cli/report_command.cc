@@ -304,7 +304,7 @@ std::string CompareJson(const std::vector<CompareRun>& runs, const std::vector<F
 }  // namespace
 
 absl::Status PrepareRunDirectory(const std::string& dir, std::string* events, std::string* summary,
-                                 std::string* timeseries) {
+                                 std::string* timeseries, std::string* workloads) {
   std::error_code error;
   std::filesystem::create_directories(dir, error);
   if (error || !std::filesystem::is_directory(dir)) {
@@ -315,6 +315,7 @@ absl::Status PrepareRunDirectory(const std::string& dir, std::string* events, st
   if (events->empty()) *events = (path / "events.jsonl").string();
   if (summary->empty()) *summary = (path / "summary.json").string();
   if (timeseries->empty()) *timeseries = (path / "timeseries.jsonl").string();
+  if (workloads->empty()) *workloads = (path / "workloads.jsonl").string();
   return absl::OkStatus();
 }
 

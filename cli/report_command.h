@@ -21,9 +21,9 @@ namespace kueuesim::cli {
 
 // Creates the run directory `dir` (and its parents) and points each output
 // that was not given explicitly into it: DIR/events.jsonl,
-// DIR/summary.json, DIR/timeseries.jsonl.
+// DIR/summary.json, DIR/timeseries.jsonl, DIR/workloads.jsonl.
 absl::Status PrepareRunDirectory(const std::string& dir, std::string* events, std::string* summary,
-                                 std::string* timeseries);
+                                 std::string* timeseries, std::string* workloads);
 
 // Registers the subcommands on `app`; Run() executes the one that was
 // parsed. Must not move after construction (CLI11 keeps pointers to it).

@@ -141,6 +141,9 @@ void SummaryCollector::OnEvent(const cluster::SimEvent& event) {
   if (cluster.reserved_once.size() < static_cast<size_t>(state.num_workloads())) {
     cluster.reserved_once.resize(static_cast<size_t>(state.num_workloads()), false);
   }
+  if (event.type == cluster::EventType::kArrived || event.type == cluster::EventType::kAdmittedAtStart) {
+    ++cluster.arrivals;
+  }
   if (event.cq == cluster::kNone || event.workload == cluster::kNone || !event.object.empty()) return;
   CqAccumulator& acc = cluster.cqs[static_cast<size_t>(event.cq)];
   const cluster::WorkloadRecord& wl = state.workload(event.workload);
@@ -269,7 +272,10 @@ Summary SummaryCollector::Finish(SimTime end_time, const std::vector<const runti
     ClusterAccumulator& cluster = For(&state);
     ClusterSummary cs;
     cs.name = state.name();
-    cs.workloads = state.num_workloads();
+    // A cluster fed by streaming sources recycles the records of finished
+    // workloads: then its arrivals count its workloads.
+    cs.workloads = runtime->recycle_finished() ? std::max<int64_t>(state.num_workloads(), cluster.arrivals)
+                                               : state.num_workloads();
     cs.cycles = runtime->counters().cycles;
     cs.workloads_without_queue = runtime->counters().workloads_without_queue;
     cs.inadmissible = runtime->counters().inadmissible;
@@ -349,6 +355,17 @@ Summary SummaryCollector::Finish(SimTime end_time, const std::vector<const runti
 std::string FormatSummary(const Summary& summary) {
   std::string out;
   out += fmt::format("Simulated {} ({} events)\n", FormatDuration(summary.end_time), summary.events);
+  for (const auto& trace : summary.traces) {
+    int64_t skipped = 0;
+    int64_t repaired = 0;
+    for (const auto& [reason, count] : trace.skipped) skipped += count;
+    for (const auto& [reason, count] : trace.repaired) repaired += count;
+    out += fmt::format("Trace {}: {} rows read, {} workloads, {} rows skipped, {} repaired\n", trace.source,
+                       trace.rows_read, trace.workloads, skipped, repaired);
+    for (const auto& [reason, count] : trace.skipped) out += fmt::format("  skipped {}: {}\n", count, reason);
+    for (const auto& [reason, count] : trace.repaired) out += fmt::format("  repaired {}: {}\n", count, reason);
+    for (const auto& example : trace.examples) out += fmt::format("  {}\n", example);
+  }
   for (const auto& cluster : summary.clusters) {
     out += fmt::format("\nCluster {}: {} workloads, {} scheduling cycles\n",
                        cluster.name.empty() ? "(default)" : cluster.name, cluster.workloads,
@@ -633,7 +650,38 @@ std::string SummaryToJson(const Summary& summary) {
     out += i == 0 ? "\n    " : ",\n    ";
     AppendJsonString(&out, summary.warnings[i]);
   }
-  out += summary.warnings.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  out += summary.warnings.empty() ? "]" : "\n  ]";
+  if (!summary.traces.empty()) {
+    auto append_counts = [&out](const std::map<std::string, int64_t>& counts) {
+      out += "{";
+      bool first_count = true;
+      for (const auto& [reason, count] : counts) {
+        out += first_count ? "" : ", ";
+        first_count = false;
+        AppendJsonString(&out, reason);
+        out += fmt::format(": {}", count);
+      }
+      out += "}";
+    };
+    out += ",\n  \"traces\": [";
+    for (size_t i = 0; i < summary.traces.size(); ++i) {
+      const TraceImportSummary& trace = summary.traces[i];
+      out += i == 0 ? "\n    {\"source\": " : ",\n    {\"source\": ";
+      AppendJsonString(&out, trace.source);
+      out += fmt::format(", \"rowsRead\": {}, \"workloads\": {}, \"skipped\": ", trace.rows_read, trace.workloads);
+      append_counts(trace.skipped);
+      out += ", \"repaired\": ";
+      append_counts(trace.repaired);
+      out += ", \"examples\": [";
+      for (size_t e = 0; e < trace.examples.size(); ++e) {
+        out += e == 0 ? "" : ", ";
+        AppendJsonString(&out, trace.examples[e]);
+      }
+      out += "]}";
+    }
+    out += "\n  ]";
+  }
+  out += "\n}\n";
   return out;
 }
 

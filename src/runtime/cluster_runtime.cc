@@ -274,11 +274,19 @@ void ClusterRuntime::SetPodsReady(WorkloadId id, bool ready) {
   wl.pods_ready = ready;
   if (ready) {
     --admitted_not_ready_;
+    wl.pods_ready_once = true;
+    wl.recovery_deadline.reset();
     wl.running_since = engine_->now();
     if (admitted_not_ready_ == 0) needs_cycle_ = true;
     Emit(EventType::kPodsReady, id, wl.admission->cq);
   } else {
     ++admitted_not_ready_;
+    const model::WaitForPodsReadyConfig& wfpr = state_->configuration().wait_for_pods_ready;
+    if (wl.pods_ready_once && wfpr.enable && !state_->gates().disable_wait_for_pods_ready &&
+        wfpr.recovery_timeout.has_value()) {
+      wl.recovery_deadline = engine_->now() + *wfpr.recovery_timeout;
+      engine_->ScheduleAfter(*wfpr.recovery_timeout, this, kPodsReadyTimeout, id, wl.run_generation);
+    }
   }
 }
 
@@ -344,6 +352,9 @@ void ClusterRuntime::HandleEvent(int32_t kind, int64_t a, int64_t b) {
     case kNodeReplacement:
       OnNodeReplacement(id, generation);
       break;
+    case kHoldRelease:
+      OnHoldRelease(id, generation);
+      break;
     default:
       KUEUESIM_CHECK_MSG(false, fmt::format("unknown runtime event {}", kind));
   }
@@ -353,6 +364,25 @@ void ClusterRuntime::OnArrival(WorkloadId id) {
   WorkloadRecord& wl = state_->workload(id);
   wl.phase = WorkloadPhase::kPending;
   Emit(EventType::kArrived, id, state_->ClusterQueueOf(wl));
+  if (wl.spec->hold_until.has_value() && *wl.spec->hold_until > engine_->now()) {
+    // Replaying a recorded start: created now, queued at its recorded start.
+    engine_->Schedule(*wl.spec->hold_until, this, kHoldRelease, id, wl.run_generation);
+    return;
+  }
+  QueueArrived(id);
+}
+
+void ClusterRuntime::OnHoldRelease(WorkloadId id, uint32_t generation) {
+  const WorkloadRecord& wl = state_->workload(id);
+  if (wl.run_generation != generation || wl.phase != WorkloadPhase::kPending ||
+      wl.queue_state != cluster::QueueState::kNotQueued || wl.admission.has_value()) {
+    return;  // deleted (or its record reused) while held
+  }
+  QueueArrived(id);
+}
+
+void ClusterRuntime::QueueArrived(WorkloadId id) {
+  WorkloadRecord& wl = state_->workload(id);
   if (!wl.spec->active) {
     // spec.active: false — Kueue does not queue it.
     wl.phase = WorkloadPhase::kDeactivated;
@@ -525,6 +555,8 @@ void ClusterRuntime::Admit(WorkloadId id) {
   ++wl.run_generation;
   ++admitted_not_ready_;
   wl.pods_ready = false;
+  wl.pods_ready_once = false;
+  wl.recovery_deadline.reset();
   ScheduleMaximumExecutionTime(id);
   const model::WaitForPodsReadyConfig& wfpr = state_->configuration().wait_for_pods_ready;
   const bool wfpr_on = wfpr.enable && !state_->gates().disable_wait_for_pods_ready;
@@ -555,6 +587,7 @@ void ClusterRuntime::OnPodsReady(WorkloadId id, uint32_t generation) {
   WorkloadRecord& wl = state_->workload(id);
   if (generation != wl.run_generation || wl.phase != WorkloadPhase::kAdmitted || wl.evicted) return;
   wl.pods_ready = true;
+  wl.pods_ready_once = true;
   --admitted_not_ready_;
   if (admitted_not_ready_ == 0) needs_cycle_ = true;  // unblocks blockAdmission
   wl.running_since = engine_->now();
@@ -770,6 +803,9 @@ void ClusterRuntime::OnPodsReadyTimeout(WorkloadId id, uint32_t generation) {
       wl.pods_ready) {
     return;
   }
+  // Pods that were ready once are judged by recoveryTimeout only (none by
+  // default): the timer of the admission no longer counts.
+  if (wl.pods_ready_once && wl.recovery_deadline != engine_->now()) return;
   const model::WaitForPodsReadyConfig& wfpr = state_->configuration().wait_for_pods_ready;
   if (wfpr.backoff_limit_count.has_value() && wl.requeue_count + 1 > *wfpr.backoff_limit_count) {
     // Requeuing limit exceeded: deactivated (and evicted).

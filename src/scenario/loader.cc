@@ -1,5 +1,6 @@
 // Loading scenario files: documents in, objects grouped by cluster out.
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <set>
@@ -11,10 +12,12 @@
 #include "kueuesim/base/status.h"
 #include "kueuesim/doc/reader.h"
 #include "kueuesim/scenario/scenario.h"
+#include "kueuesim/trace/importers.h"
 #include "scenario/decode.h"
 #include "scenario/decode_dra.h"
 #include "scenario/decode_nodes.h"
 #include "scenario/decode_pods.h"
+#include "scenario/decode_trace.h"
 #include "scenario/decode_workloads.h"
 #include "scenario/validate.h"
 
@@ -212,14 +215,44 @@ class Loader {
       scenario_.Cluster(meta.name);
       return absl::OkStatus();
     }
+    if (kind == "Trace") return LoadTrace(object);
     if (kind == "Sweep") {
       // A parameter grid for `kueuesim sweep` (sweep/sweep.h reads it); a
       // single run simulates the scenario as written.
       return absl::OkStatus();
     }
     return object.Field("kind").Error(
-        fmt::format("unknown kueuesim.io/v1alpha1 kind \"{}\" (valid: Simulation, Cluster, Change, NodePool, Sweep)",
+        fmt::format("unknown kueuesim.io/v1alpha1 kind \"{}\" (valid: Simulation, Cluster, Change, NodePool, Trace, Sweep)",
                     kind));
+  }
+
+  // A Trace: replayed as a streaming source when the simulation is built
+  // (paths relative to the scenario file). Its cluster is spec.cluster, else
+  // the kueuesim.io/cluster annotation, else the file's current Cluster; the
+  // objects its format defines (a generator's queues, a node list) join
+  // that cluster now, so that they are validated with the rest.
+  absl::Status LoadTrace(const FieldReader& object) {
+    const doc::Node& root = object.node();
+    const std::string base_dir = std::filesystem::path(root.file()).parent_path().string();
+    KUEUESIM_ASSIGN_OR_RETURN(trace::TraceSpec spec, DecodeTrace(object, base_dir));
+    const bool cluster_given = root.Get("spec").Get("cluster").IsScalar() ||
+                               root.Get("metadata").Get("annotations").Get(kClusterAnnotation).IsScalar();
+    if (!cluster_given) spec.cluster = current_cluster_;
+    auto generated = trace::GeneratedObjectsFor(spec);
+    if (!generated.ok()) return generated.status();
+    ClusterSpec& cluster = scenario_.Cluster(spec.cluster);
+    auto append = [](auto* into, auto& from) {
+      for (auto& item : from) into->push_back(std::move(item));
+    };
+    append(&cluster.resource_flavors, generated->resource_flavors);
+    append(&cluster.cohorts, generated->cohorts);
+    append(&cluster.cluster_queues, generated->cluster_queues);
+    append(&cluster.local_queues, generated->local_queues);
+    append(&cluster.namespaces, generated->namespaces);
+    append(&cluster.workload_priority_classes, generated->workload_priority_classes);
+    append(&cluster.nodes, generated->nodes);
+    scenario_.traces.push_back(std::move(spec));
+    return absl::OkStatus();
   }
 
   // A v1 Pod: a single-pod Workload, or a member of a pod group whose

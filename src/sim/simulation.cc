@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "kueuesim/base/status.h"
+#include "kueuesim/trace/importers.h"
 
 namespace kueuesim::sim {
 namespace {
@@ -45,6 +46,11 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::S
     sim->runtimes_.push_back(std::move(runtime));
   }
   KUEUESIM_RETURN_IF_ERROR(sim->CreateMultiKueue(registry));
+  // The scenario's traces, each a streaming source for its cluster.
+  for (const trace::TraceSpec& spec : sim->scenario_.traces) {
+    KUEUESIM_ASSIGN_OR_RETURN(std::unique_ptr<trace::WorkloadSource> source, trace::OpenTrace(spec));
+    KUEUESIM_RETURN_IF_ERROR(sim->AddWorkloadSource(std::move(source)));
+  }
   sim->next_cycle_time_.assign(sim->runtimes_.size(), 0);
   sim->idle_backoff_.assign(sim->runtimes_.size(), kInitialIdleBackoff);
   return sim;

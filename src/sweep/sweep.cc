@@ -241,11 +241,12 @@ class WaitRecorder : public cluster::EventSink {
   std::map<const cluster::ClusterState*, std::vector<bool>> seen_;
 };
 
-double PercentileSeconds(const std::vector<SimDuration>& sorted, int percent) {
-  if (sorted.empty()) return 0;
+// Nearest-rank percentile, as the summary's, in seconds ("12.5").
+std::string PercentileSeconds(const std::vector<SimDuration>& sorted, int percent) {
+  if (sorted.empty()) return FormatSeconds(0);
   size_t rank = static_cast<size_t>((static_cast<int64_t>(sorted.size()) * percent + 99) / 100);
   if (rank == 0) rank = 1;
-  return static_cast<double>(sorted[rank - 1]) / static_cast<double>(kSecond);
+  return FormatSeconds(sorted[rank - 1]);
 }
 
 // The headline figures of a point as a JSON object, keys in a fixed order.
@@ -279,8 +280,7 @@ std::string FiguresJson(const metrics::Summary& summary, std::vector<SimDuration
   std::string out = fmt::format(
       "{{\"admitted\": {}, \"finished\": {}, \"preempted\": {}, \"pending\": {}, \"wait_p50_s\": {}, "
       "\"wait_p90_s\": {}",
-      admitted, finished, preempted, pending, JsonNumber(PercentileSeconds(waits, 50)),
-      JsonNumber(PercentileSeconds(waits, 90)));
+      admitted, finished, preempted, pending, PercentileSeconds(waits, 50), PercentileSeconds(waits, 90));
   for (const auto& [key, value] : per_queue) {
     out += ", ";
     metrics::AppendJsonString(&out, key);

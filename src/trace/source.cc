@@ -39,6 +39,7 @@ class TraceSource : public WorkloadSource {
         fmt::format("{} ({})", std::filesystem::path(spec.path).filename().string(), spec.format);
     limit_ = spec.limit.value_or(std::numeric_limits<int64_t>::max());
     first_origin_ = Option(spec, "arrivalOrigin", "trace") == "first";
+    replay_recorded_start_ = Option(spec, "replayRecordedStart", "false") == "true";
   }
 
   absl::Status Init() {
@@ -204,6 +205,22 @@ class TraceSource : public WorkloadSource {
     wl.arrival = static_cast<SimDuration>(std::llround(offset / spec_.arrival_scale));
     if (wl.arrival < last_arrival_) wl.arrival = last_arrival_;  // rounding guard
     last_arrival_ = wl.arrival;
+    if (replay_recorded_start_) {
+      // Held until its recorded start (arrival + recorded wait, in trace
+      // time, scaled like an arrival), then queued.
+      auto it = wl.meta.annotations.find(kRecordedWaitAnnotation);
+      std::optional<SimDuration> wait;
+      if (it != wl.meta.annotations.end()) {
+        auto parsed = ParseDuration(it->second);
+        if (parsed.ok() && *parsed >= 0) wait = *parsed;
+      }
+      if (!wait.has_value()) {
+        report_.Repair(wl.meta.source.line, "no recorded start (queued at arrival; option replayRecordedStart)");
+      } else {
+        const double start = static_cast<double>(record.time + *wait - base_);
+        wl.hold_until = std::max<SimTime>(wl.arrival, std::llround(start / spec_.arrival_scale));
+      }
+    }
     if (wl.duration.has_value() && spec_.duration_scale != 1.0) {
       wl.duration = static_cast<SimDuration>(
           std::llround(static_cast<double>(*wl.duration) * spec_.duration_scale));
@@ -218,6 +235,7 @@ class TraceSource : public WorkloadSource {
   Mode mode_ = Mode::kStream;
   int64_t limit_;
   bool first_origin_ = false;
+  bool replay_recorded_start_ = false;
   int64_t origin_ = 0;
   int64_t base_ = 0;
   bool base_set_ = false;
@@ -376,7 +394,7 @@ std::string Mapper::Apply(const RecordFields& fields, const std::string& fallbac
 
 absl::Status CheckOptions(const TraceSpec& spec, const std::vector<std::string>& known,
                           const std::vector<std::string>& prefixes) {
-  std::vector<std::string> all = {"sorted", "arrivalOrigin"};
+  std::vector<std::string> all = {"sorted", "arrivalOrigin", "replayRecordedStart"};
   all.insert(all.end(), known.begin(), known.end());
   for (const auto& [key, value] : spec.options) {
     if (std::find(all.begin(), all.end(), key) != all.end()) continue;
@@ -389,7 +407,9 @@ absl::Status CheckOptions(const TraceSpec& spec, const std::vector<std::string>&
     return InvalidArgument(fmt::format("spec.options.{}: unknown option for format {} (valid: {})", key, spec.format, valid));
   }
   for (const auto& [key, valid] : std::vector<std::pair<std::string, std::vector<std::string>>>{
-           {"sorted", {"auto", "true"}}, {"arrivalOrigin", {"trace", "first"}}}) {
+           {"sorted", {"auto", "true"}},
+           {"arrivalOrigin", {"trace", "first"}},
+           {"replayRecordedStart", {"false", "true"}}}) {
     auto it = spec.options.find(key);
     if (it == spec.options.end()) continue;
     if (std::find(valid.begin(), valid.end(), it->second) == valid.end()) {

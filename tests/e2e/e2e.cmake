@@ -27,3 +27,8 @@ add_test(NAME e2e.compare
 add_test(NAME e2e.sweep
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/sweep_test.py
           --sim $<TARGET_FILE:kueuesim_cli> --source ${PROJECT_SOURCE_DIR})
+# Trace replay with recorded start times reproduces the trace's own waits
+# (computed from the raw CSV), through --workloads and the summary.
+add_test(NAME e2e.trace_replay
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/trace_replay_test.py
+          --sim $<TARGET_FILE:kueuesim_cli> --root ${PROJECT_SOURCE_DIR}/scenarios)

@@ -157,5 +157,47 @@ TEST(LwsControllerTest, CanaryPartitionReplacesOnlyTheGroupsAboveIt) {
   EXPECT_THAT(run->Of("GroupReplaced"), ElementsAre("3600.0 GroupReplaced 3"));
 }
 
+std::string Configuration(const std::string& wait_for_pods_ready) {
+  return "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nwaitForPodsReady: " + wait_for_pods_ready +
+         "\n---\n";
+}
+
+std::string FailGroup(const std::string& at, int group) {
+  return fmt::format(R"(apiVersion: kueuesim.io/v1alpha1
+kind: Change
+metadata: {{name: crash-{0}}}
+spec:
+  at: {0}
+  target: {{kind: LeaderWorkerSet, namespace: inference, name: llm}}
+  failGroup: {1}
+---
+)",
+                     at, group);
+}
+
+// Setup: waitForPodsReady with its 30m timeout; 2 groups, ready at 1m;
+// group 1's pods fail at exactly 30m (RecreateGroupOnPodRestart recreates
+// the group, ready again a minute later).
+// Expected: no eviction: once a workload's pods were ready, Kueue's PodsReady
+// timeout no longer applies (only recoveryTimeout, unset here).
+TEST(LwsControllerTest, ReadyGroupIsNotEvictedByTheAdmissionTimeout) {
+  auto run = RunYaml(Configuration("{timeout: 30m}") +
+                     Scenario(2, "{maxUnavailable: 1}", FailGroup("30m", 1)));
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->Of("Evicted"), IsEmpty());
+  EXPECT_THAT(run->Of("GroupReady"), ElementsAre("60.0 GroupReady 0", "60.0 GroupReady 1", "1860.0 GroupReady 1"));
+}
+
+// Setup: the same with recoveryTimeout 30s: the recreated group needs a
+// minute to be ready again.
+// Expected: group 1's Workload is evicted 30 s after its pods failed, with
+// Kueue's PodsReadyTimeout reason (seen as an Evicted event at 1830 s).
+TEST(LwsControllerTest, RecoveryTimeoutEvictsAGroupThatStaysNotReady) {
+  auto run = RunYaml(Configuration("{timeout: 30m, recoveryTimeout: 30s}") +
+                     Scenario(2, "{maxUnavailable: 1}", FailGroup("30m", 1)));
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->Of("Evicted"), ElementsAre("1830.0 Evicted inference/leaderworkerset-llm-1"));
+}
+
 }  // namespace
 }  // namespace kueuesim

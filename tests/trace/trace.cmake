@@ -6,3 +6,8 @@ kueuesim_test(NAME trace_test
           trace/philly_test.cc trace/helios_test.cc trace/pollux_test.cc trace/kueue_workloads_test.cc
           trace/perf_generator_test.cc trace/decode_trace_test.cc
   DEPS kueuesim::trace kueuesim::scenario kueuesim::doc)
+
+# Traces through the loader and the whole simulation (replayRecordedStart).
+kueuesim_test(NAME trace_replay_test
+  SOURCES trace/replay_test.cc
+  DEPS kueuesim::sim kueuesim::metrics kueuesim::policy kueuesim::scenario kueuesim::trace)

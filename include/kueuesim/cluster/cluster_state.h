@@ -221,6 +221,11 @@ struct WorkloadRecord {
   EvictionReason eviction_reason = EvictionReason::kNotEvicted;
   UnixMicros evicted_at = 0;
   bool pods_ready = false;
+  // Whether the pods were ready since the admission: Kueue's PodsReady
+  // timeout then no longer applies, only recoveryTimeout (from when they
+  // stopped being ready, at recovery_deadline).
+  bool pods_ready_once = false;
+  std::optional<SimTime> recovery_deadline;
   // Admission checks of its ClusterQueue that apply to its flavors, while
   // it holds quota.
   std::vector<AdmissionCheckStatus> checks;

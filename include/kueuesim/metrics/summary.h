@@ -103,6 +103,17 @@ struct MultiKueueSummary {
   std::vector<multikueue::WorkloadDispatchReport> per_workload;
 };
 
+// What one trace import did with its rows (trace::ImportReport, copied by
+// the caller: metrics does not depend on the trace module).
+struct TraceImportSummary {
+  std::string source;
+  int64_t rows_read = 0;
+  int64_t workloads = 0;
+  std::map<std::string, int64_t> skipped;   // reason -> rows
+  std::map<std::string, int64_t> repaired;  // reason -> rows
+  std::vector<std::string> examples;        // "line 17: negative duration"
+};
+
 struct Summary {
   SimTime end_time = 0;
   int64_t events = 0;
@@ -110,6 +121,8 @@ struct Summary {
   std::vector<MultiKueueSummary> multikueue;
   std::map<std::string, int64_t> unknown_kinds;
   std::vector<std::string> warnings;
+  // The scenario's traces (written only when there are some).
+  std::vector<TraceImportSummary> traces;
 };
 
 // Collects the summary from events. Register it with the simulation before
@@ -144,6 +157,7 @@ class SummaryCollector : public cluster::EventSink {
     const cluster::ClusterState* state = nullptr;
     std::vector<CqAccumulator> cqs;
     std::vector<bool> reserved_once;  // by workload
+    int64_t arrivals = 0;  // kArrived and kAdmittedAtStart events
     // Fair-sharing shares: last recorded value and series, by quota node.
     std::vector<TimeSeries> shares;
     std::vector<quota::NodeId> dirty_nodes;

@@ -368,6 +368,10 @@ struct Workload {
   SimDuration arrival = 0;
   std::optional<SimDuration> duration;  // nullopt: runs until the end
   std::optional<SimDuration> startup_delay;
+  // Trace replay of recorded starts (trace option replayRecordedStart): the
+  // workload arrives (is created) at `arrival` but enters its queue only at
+  // this simulated time, its recorded start; nullopt: at arrival.
+  std::optional<SimTime> hold_until;
   // Position of the object in the input, for ties ("first in the file first"),
   // then among the workloads made from one object (a LeaderWorkerSet's
   // group index).

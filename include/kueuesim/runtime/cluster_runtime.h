@@ -170,6 +170,7 @@ class ClusterRuntime : public engine::EventHandler {
   // Free the records of finished workloads once the observers have seen
   // their last event (streaming runs).
   void set_recycle_finished(bool recycle) { recycle_finished_ = recycle; }
+  bool recycle_finished() const { return recycle_finished_; }
 
   // Whether a scheduling cycle could make progress now.
   bool NeedsCycle() const { return needs_cycle_ && !AdmissionBlocked(); }
@@ -201,6 +202,7 @@ class ClusterRuntime : public engine::EventHandler {
     kNodeChange,
     kNodeFailureTimer,
     kNodeReplacement,
+    kHoldRelease,
   };
 
   // A timed change of a Kueue object, resolved to ids (object_changes.cc).
@@ -216,6 +218,10 @@ class ClusterRuntime : public engine::EventHandler {
   void Emit(EventType type, WorkloadId id, CqId cq, WorkloadId preemptor = kNone,
             std::string_view reason = {});
   void OnArrival(WorkloadId id);
+  // After the arrival (or the end of its hold, Workload::hold_until): into
+  // its queue, unless inactive, inadmissible or held by its LocalQueue.
+  void QueueArrived(WorkloadId id);
+  void OnHoldRelease(WorkloadId id, uint32_t generation);
   void OnReserved(WorkloadId id);
   // Every check is Ready: admits the workload and starts its pods.
   void Admit(WorkloadId id);

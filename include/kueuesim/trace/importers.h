@@ -28,6 +28,11 @@
 //     options.sorted "true" the file is read once, lazily, and rows after the
 //     limit are never read).
 //   - spec.mapping replaces a format's default mapping key by key.
+//   - options.replayRecordedStart "true": a workload with a recorded start
+//     (annotation kueuesim.io/recorded-wait: alibaba, helios,
+//     kueue-workloads) is created at its arrival and queued only at its
+//     recorded start (Workload::hold_until); without one it is queued at
+//     arrival and counted as repaired.
 #ifndef KUEUESIM_TRACE_IMPORTERS_H_
 #define KUEUESIM_TRACE_IMPORTERS_H_
 

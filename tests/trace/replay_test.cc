@@ -1,0 +1,157 @@
+// Trace replay through the whole simulation: the loader's Trace objects
+// (cluster, paths, generated objects), Simulation::Create opening them as
+// streaming sources, and option replayRecordedStart (workloads created at
+// their arrival, queued at their recorded start).
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "kueuesim/base/status.h"
+#include "kueuesim/metrics/workload_table.h"
+#include "kueuesim/policy/registry.h"
+#include "kueuesim/scenario/scenario.h"
+#include "kueuesim/sim/simulation.h"
+#include "testing/status_matchers.h"
+#include "trace/trace_test_util.h"
+
+namespace kueuesim::trace {
+namespace {
+
+using ::kueuesim::testing::IsOk;
+using ::testing::HasSubstr;
+
+constexpr char kAlibabaHeader[] =
+    "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n";
+
+std::string Queues(const std::string& gpus) {
+  return "apiVersion: v1\nkind: Namespace\nmetadata: {name: alibaba}\n---\n"
+         "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: default}\n---\n"
+         "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: main}\n"
+         "spec:\n  namespaceSelector: {}\n  resourceGroups:\n  - coveredResources: [cpu, memory, nvidia.com/gpu]\n"
+         "    flavors:\n    - name: default\n      resources:\n"
+         "      - {name: cpu, nominalQuota: \"100\"}\n      - {name: memory, nominalQuota: 100Gi}\n"
+         "      - {name: nvidia.com/gpu, nominalQuota: \"" + gpus + "\"}\n---\n"
+         "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: main, namespace: alibaba}\n"
+         "spec: {clusterQueue: main}\n---\n";
+}
+
+std::string TraceYaml(const std::string& format, const std::string& path, const std::string& options) {
+  return "apiVersion: kueuesim.io/v1alpha1\nkind: Trace\nmetadata: {name: t}\nspec:\n  format: " + format +
+         "\n  path: " + path + "\n" + (options.empty() ? "" : "  options: {" + options + "}\n") + "---\n";
+}
+
+// The workload table of a run of `yaml`, CSV.
+absl::StatusOr<std::string> RunTable(const std::string& yaml) {
+  KUEUESIM_ASSIGN_OR_RETURN(scenario::Scenario loaded, scenario::LoadScenarioStrings({{"replay.yaml", yaml}}));
+  const policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
+  KUEUESIM_ASSIGN_OR_RETURN(auto sim, sim::Simulation::Create(loaded, registry));
+  char* data = nullptr;
+  size_t size = 0;
+  std::FILE* out = open_memstream(&data, &size);
+  metrics::WorkloadTableWriter table(out, metrics::TimeSeriesFormat::kCsv);
+  sim->AddEventSink(&table);
+  absl::Status status = sim->Run(sim::RunOptions{});
+  table.Finish(sim->end_time());
+  std::fclose(out);
+  std::string text(data, size);
+  std::free(data);
+  KUEUESIM_RETURN_IF_ERROR(status);
+  return text.substr(text.find('\n') + 1);  // without the header
+}
+
+// Setup: three pods (creation, scheduled, deletion): p1 (0, 10, 110; 1
+// GPU), p2 (5, 5, 35; no GPU), p3 (20, 50, 70; 1 GPU), replayed with their
+// recorded starts into a ClusterQueue of 1 GPU.
+// Invariant: each pod is created at its creation time and queued at its
+// recorded start: p1 waits 10 s, p2 0 s; p3 is queued at 50 s but p1 holds
+// the only GPU until 110 s, so Kueue admits it after the requeue (1 s
+// batching) at 111 s: the recorded start is a lower bound, quota still
+// decides. Run times are the recorded ones (deletion - scheduled).
+TEST(TraceReplayTest, RecordedStartsHoldUntilThenQuotaDecides) {
+  const std::string path = testing::WriteTemp("replay_pods.csv", std::string(kAlibabaHeader) +
+                                                                   "p1,1000,1024,1,1000,,LS,Succeeded,0,110,10\n"
+                                                                   "p2,1000,1024,0,0,,BE,Succeeded,5,35,5\n"
+                                                                   "p3,2000,1024,1,1000,,LS,Succeeded,20,70,50\n");
+  auto table = RunTable(TraceYaml("alibaba-gpu-2023", path, "replayRecordedStart: \"true\"") + Queues("1"));
+  ASSERT_THAT(table, IsOk());
+  EXPECT_EQ(*table,
+            ",alibaba/p2,main,finished,5.0,5.0,5.0,5.0,35.0,0.0,30.0,0,0,cpu=default;memory=default\n"
+            ",alibaba/p1,main,finished,0.0,10.0,10.0,10.0,110.0,10.0,100.0,0,0,"
+            "cpu=default;memory=default;nvidia.com/gpu=default\n"
+            ",alibaba/p3,main,finished,20.0,111.0,111.0,111.0,131.0,91.0,20.0,0,0,"
+            "cpu=default;memory=default;nvidia.com/gpu=default\n");
+  // Without the option the recorded waits play no part: everyone is queued
+  // at creation (p3 then waits for p1's GPU from 20 s).
+  auto plain = RunTable(TraceYaml("alibaba-gpu-2023", path, "") + Queues("1"));
+  ASSERT_THAT(plain, IsOk());
+  EXPECT_THAT(*plain, HasSubstr(",alibaba/p1,main,finished,0.0,0.0,0.0,0.0,100.0,0.0,100.0,"));
+}
+
+// Setup: a Cluster document "east", then a kueue-perf-generator Trace with
+// no spec.cluster, in a file whose directory holds the generator config.
+// Invariant: the trace goes to cluster east, its path is resolved against
+// the scenario file's directory, and its cohorts and ClusterQueues join
+// east (validated with the rest); the simulation streams its first 3,000
+// workloads (spec.limit) there.
+TEST(TraceReplayTest, LoaderPlacesTracesAndGeneratedObjects) {
+  // The scenario and a copy of the generator config in a directory of their own.
+  const std::string dir = ::testing::TempDir() + "/kueuesim_replay_east";
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(testing::SourceDir() + "/scenarios/kueue-perf/generator-baseline.yaml",
+                             dir + "/generator-baseline.yaml", std::filesystem::copy_options::overwrite_existing);
+  const std::string scenario_path = dir + "/east.yaml";
+  {
+    std::ofstream out(scenario_path, std::ios::trunc);
+    out << "apiVersion: kueuesim.io/v1alpha1\nkind: Cluster\nmetadata: {name: east}\n---\n"
+           "apiVersion: kueuesim.io/v1alpha1\nkind: Trace\nmetadata: {name: perf}\n"
+           "spec: {format: kueue-perf-generator, path: generator-baseline.yaml, limit: 3000}\n";
+  }
+  auto loaded = scenario::LoadScenarioFiles({scenario_path});
+  ASSERT_THAT(loaded, IsOk());
+  ASSERT_EQ(loaded->traces.size(), 1u);
+  EXPECT_EQ(loaded->traces[0].cluster, "east");
+  EXPECT_EQ(std::filesystem::path(loaded->traces[0].path).lexically_normal(),
+            std::filesystem::path(dir + "/generator-baseline.yaml").lexically_normal());
+  const scenario::ClusterSpec* east = loaded->FindCluster("east");
+  ASSERT_NE(east, nullptr);
+  EXPECT_EQ(east->cluster_queues.size(), 30u);
+  EXPECT_EQ(east->cohorts.size(), 5u);
+  EXPECT_TRUE(east->workloads.empty());  // streamed, never held in the scenario
+
+  const policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
+  auto sim = sim::Simulation::Create(*loaded, registry);
+  ASSERT_THAT(sim, IsOk());
+  ASSERT_EQ((*sim)->sources().size(), 1u);
+  EXPECT_EQ((*sim)->sources()[0]->cluster(), "east");
+  ASSERT_THAT((*sim)->Run(sim::RunOptions{}), IsOk());
+  EXPECT_EQ((*sim)->sources()[0]->report().workloads, 3000);
+}
+
+// Invariant: bad Trace input fails the load or the build of the simulation
+// with a message naming the object and the field.
+TEST(TraceReplayTest, BadTracesAreClearErrors) {
+  const std::string path = testing::WriteTemp("replay_bad.csv", std::string(kAlibabaHeader));
+  auto bad_option = scenario::LoadScenarioStrings(
+      {{"replay.yaml", TraceYaml("alibaba-gpu-2023", path, "replayRecordedStart: \"maybe\"") + Queues("1")}});
+  if (bad_option.ok()) {
+    const policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
+    auto sim = sim::Simulation::Create(*bad_option, registry);
+    ASSERT_FALSE(sim.ok());
+    EXPECT_THAT(std::string(sim.status().message()), HasSubstr("replayRecordedStart"));
+  } else {
+    EXPECT_THAT(std::string(bad_option.status().message()), HasSubstr("replayRecordedStart"));
+  }
+  auto bad_format =
+      scenario::LoadScenarioStrings({{"replay.yaml", TraceYaml("no-such-format", path, "") + Queues("1")}});
+  ASSERT_FALSE(bad_format.ok());
+  EXPECT_THAT(std::string(bad_format.status().message()), HasSubstr("Trace \"t\""));
+}
+
+}  // namespace
+}  // namespace kueuesim::trace
