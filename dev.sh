@@ -20,7 +20,8 @@ JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 PACKAGES=(build-essential cmake pkg-config python3 libabsl-dev libboost-graph-dev libfmt-dev
           nlohmann-json3-dev libyaml-cpp-dev libyaml-dev libcli11-dev libgtest-dev libgmock-dev
           googletest libbenchmark-dev pybind11-dev python3-dev
-          chromium)  # renders the HTML report in tests/e2e/report_render_test.sh
+          chromium   # renders the HTML report in tests/e2e/report_render_test.sh
+          valgrind)  # counts instructions for the speed guard (tests/perf/instruction_gate.py)
 CONFORMANCE="${ROOT}/../shared/conformance/check.py"
 
 log() { printf '\n== %s\n' "$*" >&2; }
