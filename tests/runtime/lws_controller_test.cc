@@ -199,5 +199,98 @@ TEST(LwsControllerTest, RecoveryTimeoutEvictsAGroupThatStaysNotReady) {
   EXPECT_THAT(run->Of("Evicted"), ElementsAre("1830.0 Evicted inference/leaderworkerset-llm-1"));
 }
 
+// Setup: pods take 2m to terminate (evictionDelay); one low-priority group
+// of 2 GPUs fills the 2-GPU quota and is ready at 1m. At 10m a pod of the
+// group fails, so its leader is deleted (terminating until 12m). At 11m a
+// high-priority job of 2 GPUs (20m) arrives and preempts the group's
+// Workload while the leader is still terminating.
+// Expected: the termination completes at 12m and the group is recreated
+// (gated); its Workload is admitted again after the job finishes (33m, then
+// the 1 s requeue) and the group is ready a minute later.
+TEST(LwsControllerTest, GroupEvictedWhileTerminatingIsRecreated) {
+  const std::string yaml = R"(apiVersion: kueuesim.io/v1alpha1
+kind: Simulation
+metadata: {name: lws}
+spec:
+  evictionDelay: 2m
+  until: 2h
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: WorkloadPriorityClass
+metadata: {name: low}
+value: 10
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: WorkloadPriorityClass
+metadata: {name: high}
+value: 100
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: gpu}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: serving}
+spec:
+  namespaceSelector: {}
+  preemption: {withinClusterQueue: LowerPriority}
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors:
+    - name: gpu
+      resources:
+      - {name: nvidia.com/gpu, nominalQuota: "2"}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: serving, namespace: inference}
+spec: {clusterQueue: serving}
+---
+apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata:
+  name: llm
+  namespace: inference
+  labels: {kueue.x-k8s.io/queue-name: serving, kueue.x-k8s.io/priority-class: low}
+  annotations:
+    kueuesim.io/leader-startup-delay: 1m
+    kueuesim.io/worker-startup-delay: 1m
+spec:
+  replicas: 1
+  leaderWorkerTemplate:
+    size: 2
+    workerTemplate:
+      spec:
+        containers:
+        - name: main
+          resources: {requests: {nvidia.com/gpu: "1"}}
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: urgent
+  namespace: inference
+  labels: {kueue.x-k8s.io/queue-name: serving, kueue.x-k8s.io/priority-class: high}
+  annotations: {kueuesim.io/arrival: 11m, kueuesim.io/duration: 20m}
+spec:
+  parallelism: 2
+  completions: 2
+  template:
+    spec:
+      containers:
+      - name: main
+        resources: {requests: {nvidia.com/gpu: "1"}}
+---
+)" + FailGroup("10m", 0);
+  auto run = RunYaml(yaml);
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->Of("Evicted"), ElementsAre("660.0 Evicted inference/leaderworkerset-llm-0"));
+  EXPECT_THAT(run->Of("QuotaReserved"),
+              ElementsAre("0.0 QuotaReserved inference/leaderworkerset-llm-0", "780.0 QuotaReserved inference/job-urgent",
+                          "1981.0 QuotaReserved inference/leaderworkerset-llm-0"));
+  EXPECT_THAT(run->Of("GroupReady"), ElementsAre("60.0 GroupReady 0", "2041.0 GroupReady 0"));
+}
+
 }  // namespace
 }  // namespace kueuesim
