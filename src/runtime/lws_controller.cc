@@ -117,6 +117,7 @@ void LwsController::CreateLeader(int32_t index, int32_t revision) {
   g.leader_exists = true;
   g.terminating = false;
   g.removing = false;
+  g.surge = index >= spec_.replicas;
   g.revision = revision;
   g.leader_started = g.leader_ready = false;
   g.workers_exist = !spec_.startup_leader_ready && spec_.size > 1;
@@ -225,7 +226,7 @@ void LwsController::HandleEvent(int32_t kind, int64_t a, int64_t b) {
       const bool removed = g.removing;
       g.leader_exists = g.terminating = g.removing = false;
       g.workers_exist = g.leader_started = g.workers_started = false;
-      if (removed && index >= spec_.replicas) {
+      if (removed && g.surge) {
         runtime_->EmitOwnerEvent(EventType::kSurgeReleased, key_, index, g.workload);
       }
       break;

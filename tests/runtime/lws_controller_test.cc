@@ -292,5 +292,25 @@ spec:
   EXPECT_THAT(run->Of("GroupReady"), ElementsAre("60.0 GroupReady 0", "2041.0 GroupReady 0"));
 }
 
+// Setup: 4 groups scaled down to 2 at 1h.
+// Expected: groups 3 then 2 go (the StatefulSet removes the highest
+// ordinal first; not ready at 1h, their Workloads deleted);
+// no SurgeReleased event, since neither was a surge group.
+TEST(LwsControllerTest, ScaleDownRemovesGroupsWithoutSurgeEvents) {
+  const std::string scale = R"(apiVersion: kueuesim.io/v1alpha1
+kind: Change
+metadata: {name: scale-down}
+spec:
+  at: 1h
+  target: {kind: LeaderWorkerSet, namespace: inference, name: llm}
+  replicas: 2
+---
+)";
+  auto run = RunYaml(Scenario(4, "{maxUnavailable: 1, maxSurge: 1}", scale));
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->Of("GroupNotReady"), ElementsAre("3600.0 GroupNotReady 3", "3600.0 GroupNotReady 2"));
+  EXPECT_THAT(run->Of("SurgeReleased"), IsEmpty());
+}
+
 }  // namespace
 }  // namespace kueuesim

@@ -87,6 +87,7 @@ class LwsController : public engine::EventHandler, public WorkloadOwner {
     bool leader_exists = false;
     bool terminating = false;
     bool removing = false;  // terminating for good (scale down, surge release)
+    bool surge = false;     // its leader was created beyond spec.replicas (a surge group)
     int32_t revision = 0;
     bool leader_started = false;
     bool leader_ready = false;
