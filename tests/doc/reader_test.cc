@@ -4,7 +4,10 @@
 // nesting, alias bombs, random bytes) with "<file>:<line>:<column>: " errors.
 #include "kueuesim/doc/reader.h"
 
+#include <unistd.h>
+
 #include <cstdint>
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -41,7 +44,10 @@ std::vector<std::string> Keys(const Node& node) {
 
 // Writes `text` to a fresh file under the test temporary directory.
 std::string WriteTempFile(const std::string& name, std::string_view text) {
-  const std::string path = ::testing::TempDir() + "/" + name;
+  // Each test runs in its own process, several at once: a directory per process.
+  const std::string dir = ::testing::TempDir() + "/kueuesim-doc-test-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/" + name;
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
   return path;

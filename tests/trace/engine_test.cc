@@ -274,7 +274,7 @@ TEST(TraceSourceTest, StreamsAMillionRowsInBoundedMemory) {
   constexpr int kRows = 1'000'000;
   constexpr bool kCheckMemory = true;
 #endif
-  const std::string path = ::testing::TempDir() + "/kueuesim_trace_million.csv";
+  const std::string path = ProcessTempDir() + "/kueuesim_trace_million.csv";
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out << "queue,arrival,duration,cpu\n";

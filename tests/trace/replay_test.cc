@@ -2,6 +2,8 @@
 // (cluster, paths, generated objects), Simulation::Create opening them as
 // streaming sources, and option replayRecordedStart (workloads created at
 // their arrival, queued at their recorded start).
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -101,7 +103,7 @@ TEST(TraceReplayTest, RecordedStartsHoldUntilThenQuotaDecides) {
 // workloads (spec.limit) there.
 TEST(TraceReplayTest, LoaderPlacesTracesAndGeneratedObjects) {
   // The scenario and a copy of the generator config in a directory of their own.
-  const std::string dir = ::testing::TempDir() + "/kueuesim_replay_east";
+  const std::string dir = ::testing::TempDir() + "/kueuesim_replay_east_" + std::to_string(::getpid());
   std::filesystem::create_directories(dir);
   std::filesystem::copy_file(testing::SourceDir() + "/scenarios/kueue-perf/generator-baseline.yaml",
                              dir + "/generator-baseline.yaml", std::filesystem::copy_options::overwrite_existing);

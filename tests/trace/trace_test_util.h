@@ -3,7 +3,10 @@
 #ifndef KUEUESIM_TESTS_TRACE_TRACE_TEST_UTIL_H_
 #define KUEUESIM_TESTS_TRACE_TRACE_TEST_UTIL_H_
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -29,8 +32,16 @@ inline std::string SourceDir() {
 inline std::string TestData(const std::string& name) { return SourceDir() + "/tests/trace/testdata/" + name; }
 
 // Writes `content` to a fresh file under the test temp dir; returns its path.
+// A directory of this test process's own under the test temporary
+// directory: ctest runs each test in its own process, several at once.
+inline std::string ProcessTempDir() {
+  const std::string dir = ::testing::TempDir() + "/kueuesim-test-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
 inline std::string WriteTemp(const std::string& name, const std::string& content) {
-  const std::string path = ::testing::TempDir() + "/kueuesim_trace_" + name;
+  const std::string path = ProcessTempDir() + "/kueuesim_trace_" + name;
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << content;
   return path;
