@@ -1,7 +1,8 @@
 // The `kueuesim` Python module: load a scenario, change quotas, weights and
 // policies between runs, run it (all at once or step by step), read the
 // event log and the summary as plain Python lists and dicts, and write
-// queue-ordering policies in Python. See docs/python.md.
+// policies in Python: queue ordering, preemption and MultiKueue dispatch.
+// See docs/python.md.
 //
 // Errors: a library absl::Status becomes kueuesim.InputError (a subclass of
 // kueuesim.Error and ValueError) for bad input, kueuesim.Error otherwise,
@@ -10,11 +11,17 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -22,8 +29,11 @@
 #include "kueuesim/base/status.h"
 #include "kueuesim/base/time.h"
 #include "kueuesim/cluster/cluster_state.h"
+#include "kueuesim/cluster/snapshot.h"
 #include "kueuesim/metrics/event_log.h"
 #include "kueuesim/metrics/summary.h"
+#include "kueuesim/policy/dispatch.h"
+#include "kueuesim/policy/preemption.h"
 #include "kueuesim/policy/registry.h"
 #include "kueuesim/scenario/scenario.h"
 #include "kueuesim/sim/simulation.h"
@@ -58,8 +68,9 @@ T Value(absl::StatusOr<T> result) {
 
 // The registry every scenario of this process selects its policies from:
 // the built-ins plus the Python policies registered with
-// register_queue_ordering. Never destroyed: it holds Python objects, which
-// must not be released after the interpreter is gone.
+// register_queue_ordering, register_preemption and register_dispatcher.
+// Never destroyed: it holds Python objects, which must not be released
+// after the interpreter is gone.
 policy::PolicyRegistry& Registry() {
   static policy::PolicyRegistry* registry = new policy::PolicyRegistry(policy::PolicyRegistry::WithBuiltins());
   return *registry;
@@ -82,6 +93,40 @@ SimDuration DurationArg(const py::handle& value, const char* what) {
   }
   return static_cast<SimDuration>(seconds * static_cast<double>(kSecond) + 0.5);
 }
+
+// --- Helpers shared by the Python policies ---------------------------------------
+
+py::dict ParametersDict(const policy::PolicyParameters& parameters) {
+  py::dict args;
+  for (const auto& [key, value] : parameters) args[py::str(key)] = value;
+  return args;
+}
+
+std::string TypeName(const py::handle& value) { return Py_TYPE(value.ptr())->tp_name; }
+
+// The method `method` of the object a policy factory returned, or an
+// InvalidArgument error saying that it is missing.
+absl::StatusOr<py::object> PolicyMethod(const py::object& policy, const std::string& method,
+                                        const std::string& signature, const std::string& what) {
+  if (!py::hasattr(policy, method.c_str()) || !PyCallable_Check(policy.attr(method.c_str()).ptr())) {
+    return InvalidArgument(what + ": the factory returned an object without a " + signature + " method (got " +
+                           TypeName(policy) + ")");
+  }
+  return policy.attr(method.c_str());
+}
+
+// Runs `expire` when it goes out of scope, also when a Python exception
+// unwinds the call: a request object must not outlive the call it was made for.
+class ExpireOnExit {
+ public:
+  explicit ExpireOnExit(std::function<void()> expire) : expire_(std::move(expire)) {}
+  ~ExpireOnExit() { expire_(); }
+  ExpireOnExit(const ExpireOnExit&) = delete;
+  ExpireOnExit& operator=(const ExpireOnExit&) = delete;
+
+ private:
+  std::function<void()> expire_;
+};
 
 // --- Python queue-ordering policies -------------------------------------------
 
@@ -113,14 +158,475 @@ void RegisterQueueOrdering(const std::string& name, py::object factory, const st
       name, description.empty() ? "Python queue ordering policy" : description,
       [name, factory](const policy::PolicyParameters& parameters)
           -> absl::StatusOr<std::unique_ptr<policy::QueueOrderingPolicy>> {
-        py::dict args;
-        for (const auto& [key, value] : parameters) args[py::str(key)] = value;
-        py::object policy = factory(args);
+        py::object policy = factory(ParametersDict(parameters));
         if (!py::hasattr(policy, "compare")) {
           return InvalidArgument("Python queue ordering policy \"" + name + "\": the factory returned an object " +
                                  "without a compare(a, b) method");
         }
         return std::unique_ptr<policy::QueueOrderingPolicy>(new PythonQueueOrdering(name, std::move(policy)));
+      }));
+}
+
+// --- Python preemption policies -----------------------------------------------
+
+std::string_view QueuePreemptionPolicyName(model::PreemptionPolicy policy) {
+  switch (policy) {
+    case model::PreemptionPolicy::kNever:
+      return "Never";
+    case model::PreemptionPolicy::kLowerPriority:
+      return "LowerPriority";
+    case model::PreemptionPolicy::kLowerOrNewerEqualPriority:
+      return "LowerOrNewerEqualPriority";
+    case model::PreemptionPolicy::kAny:
+      return "Any";
+  }
+  return "";
+}
+
+constexpr policy::PreemptionReason kAllPreemptionReasons[] = {
+    policy::PreemptionReason::kInClusterQueue,
+    policy::PreemptionReason::kInCohortReclamation,
+    policy::PreemptionReason::kInCohortFairSharing,
+    policy::PreemptionReason::kInCohortReclaimWhileBorrowing,
+};
+
+// A (flavor, resource) pair as Python sees it: a tuple of two names.
+py::tuple FlavorResourceKey(const cluster::ClusterState& state, cluster::FrId fr) {
+  return py::make_tuple(state.flavor(state.fr_flavor(fr)).name, state.resource_name(state.fr_resource(fr)));
+}
+
+// Quota usage as {(flavor, resource): canonical amount}.
+py::dict UsageDict(const cluster::ClusterState& state, std::span<const cluster::FrAmount> usage) {
+  py::dict out;
+  for (const cluster::FrAmount& u : usage) out[FlavorResourceKey(state, u.fr)] = u.amount;
+  return out;
+}
+
+// An admitted workload that a preemption policy may choose (a copy: it may
+// be kept after the call, except for `workload`).
+struct PreemptionCandidate {
+  std::string key;
+  int32_t priority = 0;
+  std::string cluster_queue;
+  bool in_preemptor_queue = false;
+  bool cluster_queue_borrowing = false;  // on a resource needing preemption
+  bool uses_needed_resources = false;
+  bool evicted = false;
+  double reserved_at = 0;  // simulated seconds
+  py::dict usage;
+  py::object workload;  // a kueuesim.Workload view, valid during the call only
+};
+
+// What a Python preemption policy receives: the preemptor, its
+// ClusterQueue, the quota it needs, the candidates, and fits() to try a
+// set of victims on the snapshot. Valid during the get_targets call only.
+class PreemptionCall {
+ public:
+  PreemptionCall(const policy::PreemptionRequest& request, cluster::SchedulingSnapshot& snapshot,
+                 const std::string& policy_name)
+      : request_(&request), snapshot_(&snapshot), policy_name_(policy_name) {
+    const cluster::ClusterState& state = snapshot.state();
+    const quota::QuotaTree& tree = state.tree();
+    const cluster::NodeId node = state.cq(request.cq).node;
+    auto collect = [&](cluster::CqId cq) {
+      snapshot.ForEachWorkload(cq, [&](cluster::WorkloadId id) {
+        if (id != request.preemptor) candidate_ids_.push_back(id);
+      });
+    };
+    collect(request.cq);
+    if (tree.has_parent(node)) {
+      const cluster::NodeId root = tree.Root(node);
+      for (cluster::CqId other = 0; other < state.num_cluster_queues(); ++other) {
+        const cluster::ClusterQueueInfo& info = state.cq(other);
+        if (other == request.cq || !info.active || !tree.has_parent(info.node)) continue;
+        if (tree.Root(info.node) == root) collect(other);
+      }
+    }
+  }
+
+  void Expire() {
+    request_ = nullptr;
+    snapshot_ = nullptr;
+  }
+
+  py::object Preemptor() const {
+    CheckActive();
+    return py::cast(&state().workload(request_->preemptor), py::return_value_policy::reference);
+  }
+  std::string ClusterQueueName() const {
+    CheckActive();
+    return state().cq(request_->cq).name;
+  }
+  py::object Cohort() const {
+    CheckActive();
+    const quota::QuotaTree& tree = state().tree();
+    const cluster::NodeId node = state().cq(request_->cq).node;
+    if (!tree.has_parent(node)) return py::none();
+    return py::str(tree.name(tree.Root(node)));
+  }
+  py::dict Usage() const {
+    CheckActive();
+    return UsageDict(state(), request_->usage);
+  }
+  py::list ResourcesNeedingPreemption() const {
+    CheckActive();
+    py::list out;
+    for (cluster::FrId fr : request_->frs_needing_preemption) out.append(FlavorResourceKey(state(), fr));
+    return out;
+  }
+  std::string WithinClusterQueue() const {
+    CheckActive();
+    return std::string(QueuePreemptionPolicyName(state().cq(request_->cq).spec->preemption.within_cluster_queue));
+  }
+  std::string ReclaimWithinCohort() const {
+    CheckActive();
+    return std::string(QueuePreemptionPolicyName(state().cq(request_->cq).spec->preemption.reclaim_within_cohort));
+  }
+  bool FairSharing() const {
+    CheckActive();
+    return state().fair_sharing_enabled();
+  }
+  double Now() const {
+    CheckActive();
+    return Seconds(snapshot_->now());
+  }
+
+  // Built on first use and kept for the rest of the call.
+  py::list Candidates() {
+    CheckActive();
+    if (candidates_.has_value()) return *candidates_;
+    const cluster::ClusterState& s = state();
+    py::list out;
+    for (cluster::WorkloadId id : candidate_ids_) {
+      const cluster::WorkloadRecord& wl = s.workload(id);
+      const cluster::CqId cq = snapshot_->HoldingCq(id);
+      PreemptionCandidate candidate;
+      candidate.key = wl.key;
+      candidate.priority = snapshot_->Priority(id);
+      candidate.cluster_queue = s.cq(cq).name;
+      candidate.in_preemptor_queue = cq == request_->cq;
+      candidate.cluster_queue_borrowing = !s.tree().IsWithinNominal(s.cq(cq).node, request_->frs_needing_preemption);
+      candidate.uses_needed_resources = snapshot_->UsesResources(id, request_->frs_needing_preemption);
+      candidate.evicted = snapshot_->IsEvicted(id);
+      candidate.reserved_at = Seconds(snapshot_->QuotaReservationTime(id) - s.start_time());
+      candidate.usage = UsageDict(s, snapshot_->UsageOf(id));
+      candidate.workload = py::cast(&wl, py::return_value_policy::reference);
+      out.append(py::cast(std::move(candidate)));
+    }
+    candidates_ = out;
+    return out;
+  }
+
+  // Whether the preemptor fits once `workloads` (keys or candidates) are
+  // removed: the snapshot's quota check (and, without borrowing, that no
+  // quota is borrowed; and the topology check when the preemptor uses
+  // topology-aware scheduling). The snapshot is left as it was.
+  bool Fits(const py::iterable& workloads, bool allow_borrowing) {
+    CheckActive();
+    std::vector<cluster::WorkloadId> removed;
+    for (const py::handle& item : workloads) {
+      const cluster::WorkloadId id = Resolve(item, "fits()");
+      if (std::find(removed.begin(), removed.end(), id) == removed.end()) removed.push_back(id);
+    }
+    for (cluster::WorkloadId id : removed) snapshot_->RemoveWorkload(id);
+    bool fits = snapshot_->FitsQuota(request_->cq, request_->usage);
+    if (fits && !allow_borrowing) {
+      const cluster::NodeId node = state().cq(request_->cq).node;
+      for (const cluster::FrAmount& u : request_->usage) {
+        if (state().tree().BorrowingWith(node, u.fr, u.amount)) fits = false;
+      }
+    }
+    if (fits && request_->topology_fits != nullptr && *request_->topology_fits) fits = (*request_->topology_fits)();
+    for (cluster::WorkloadId id : removed) snapshot_->AddWorkload(id);
+    return fits;
+  }
+
+  // The targets get_targets returned: a list of keys, candidates, or
+  // (key or candidate, reason) pairs.
+  std::vector<policy::PreemptionTarget> Targets(const py::handle& result) {
+    if (!py::isinstance<py::list>(result) && !py::isinstance<py::tuple>(result)) {
+      Raise(InvalidArgument(Where() + ": get_targets must return a list of workload keys, candidates or " +
+                            "(workload, reason) pairs, not " + TypeName(result)));
+    }
+    std::vector<policy::PreemptionTarget> targets;
+    for (const py::handle& item : result) {
+      py::handle workload = item;
+      std::optional<policy::PreemptionReason> reason;
+      if (py::isinstance<py::tuple>(item)) {
+        py::tuple pair = py::reinterpret_borrow<py::tuple>(item);
+        if (pair.size() != 2) {
+          Raise(InvalidArgument(Where() + ": a target given as a tuple must be (workload, reason), got " +
+                                std::to_string(pair.size()) + " items"));
+        }
+        workload = pair[0];
+        reason = Reason(pair[1]);
+      }
+      const cluster::WorkloadId id = Resolve(workload, "get_targets");
+      for (const policy::PreemptionTarget& earlier : targets) {
+        if (earlier.workload == id) {
+          Raise(InvalidArgument(Where() + ": get_targets returned \"" + state().workload(id).key + "\" twice"));
+        }
+      }
+      if (!reason.has_value()) {
+        reason = snapshot_->HoldingCq(id) == request_->cq ? policy::PreemptionReason::kInClusterQueue
+                                                          : policy::PreemptionReason::kInCohortReclamation;
+      }
+      targets.push_back({id, *reason});
+    }
+    return targets;
+  }
+
+ private:
+  const cluster::ClusterState& state() const { return snapshot_->state(); }
+
+  std::string Where() const { return "Python preemption policy \"" + policy_name_ + "\""; }
+
+  void CheckActive() const {
+    if (request_ == nullptr) {
+      Raise(FailedPrecondition("a kueuesim.PreemptionRequest is valid only during the get_targets call that "
+                               "received it"));
+    }
+  }
+
+  // A candidate named by its key or given as a kueuesim.PreemptionCandidate.
+  cluster::WorkloadId Resolve(const py::handle& item, const std::string& where) {
+    CheckActive();
+    std::string key;
+    if (py::isinstance<py::str>(item)) {
+      key = item.cast<std::string>();
+    } else if (py::isinstance<PreemptionCandidate>(item)) {
+      key = item.cast<const PreemptionCandidate&>().key;
+    } else {
+      Raise(InvalidArgument(Where() + ": " + where + ": expected a workload key (\"namespace/name\") or a " +
+                            "kueuesim.PreemptionCandidate, got " + TypeName(item)));
+    }
+    if (by_key_.empty()) {
+      for (cluster::WorkloadId id : candidate_ids_) by_key_.emplace(state().workload(id).key, id);
+    }
+    auto it = by_key_.find(key);
+    if (it == by_key_.end()) {
+      Raise(InvalidArgument(Where() + ": " + where + ": \"" + key + "\" is not a preemption candidate (an " +
+                            "admitted workload of ClusterQueue \"" + state().cq(request_->cq).name +
+                            "\" or of another ClusterQueue of its cohort)"));
+    }
+    return it->second;
+  }
+
+  policy::PreemptionReason Reason(const py::handle& value) const {
+    const bool is_text = py::isinstance<py::str>(value);
+    const std::string text = is_text ? value.cast<std::string>() : std::string();
+    std::string valid;
+    for (policy::PreemptionReason reason : kAllPreemptionReasons) {
+      if (is_text && text == policy::PreemptionReasonName(reason)) return reason;
+      valid += (valid.empty() ? "" : ", ") + std::string(policy::PreemptionReasonName(reason));
+    }
+    const std::string got = is_text ? "\"" + text + "\"" : "a " + TypeName(value);
+    Raise(InvalidArgument(Where() + ": unknown preemption reason " + got + " (valid: " + valid + ")"));
+  }
+
+  const policy::PreemptionRequest* request_;
+  cluster::SchedulingSnapshot* snapshot_;
+  std::string policy_name_;
+  std::vector<cluster::WorkloadId> candidate_ids_;
+  std::optional<py::list> candidates_;
+  std::unordered_map<std::string, cluster::WorkloadId> by_key_;
+};
+
+// Calls `get_targets(request)` of a Python object every time the scheduler
+// (or the flavor assigner, asking whether preemption could help) needs
+// preemption targets.
+class PythonPreemption : public policy::PreemptionPolicy {
+ public:
+  PythonPreemption(std::string name, py::object policy, py::object get_targets)
+      : name_(std::move(name)), policy_(std::move(policy)), get_targets_(std::move(get_targets)) {}
+  std::string_view Name() const override { return name_; }
+
+  std::vector<policy::PreemptionTarget> GetTargets(const policy::PreemptionRequest& request,
+                                                   cluster::SchedulingSnapshot& snapshot) override {
+    auto owned = std::make_unique<PreemptionCall>(request, snapshot, name_);
+    PreemptionCall* call = owned.get();
+    py::object handle = py::cast(std::move(owned));
+    ExpireOnExit expire([call] { call->Expire(); });
+    py::object result = get_targets_(handle);
+    return call->Targets(result);
+  }
+
+ private:
+  std::string name_;
+  py::object policy_;
+  py::object get_targets_;
+};
+
+void RegisterPreemption(const std::string& name, py::object factory, const std::string& description) {
+  if (name.empty()) Raise(InvalidArgument("register_preemption: the name must not be empty"));
+  Check(Registry().RegisterPreemption(
+      name, description.empty() ? "Python preemption policy" : description,
+      [name, factory](const policy::PolicyParameters& parameters)
+          -> absl::StatusOr<std::unique_ptr<policy::PreemptionPolicy>> {
+        py::object policy = factory(ParametersDict(parameters));
+        absl::StatusOr<py::object> get_targets = PolicyMethod(policy, "get_targets", "get_targets(request)",
+                                                             "Python preemption policy \"" + name + "\"");
+        if (!get_targets.ok()) return get_targets.status();
+        return std::unique_ptr<policy::PreemptionPolicy>(
+            new PythonPreemption(name, std::move(policy), *std::move(get_targets)));
+      }));
+}
+
+// --- Python MultiKueue dispatchers -----------------------------------------------
+
+// One worker cluster of a DispatchRequest (a copy).
+struct DispatchCluster {
+  std::string name;
+  bool connected = false;
+  bool has_queue = false;
+  std::map<std::string, int64_t> free;  // canonical amounts, per requested resource
+  int64_t pending = 0;
+};
+
+// What a Python dispatcher receives (a copy of policy::DispatchRequest;
+// times in simulated seconds).
+struct DispatchRequestView {
+  std::string workload;
+  int32_t priority = 0;
+  std::map<std::string, int64_t> requests;
+  double now = 0;
+  double reserved_at = 0;
+  std::optional<double> last_nomination;
+  py::list clusters;  // of DispatchCluster
+  std::vector<int32_t> nominated;
+};
+
+std::map<std::string, int64_t> AmountsByResource(const std::vector<std::pair<std::string_view, Amount>>& amounts) {
+  std::map<std::string, int64_t> out;
+  for (const auto& [resource, amount] : amounts) out[std::string(resource)] = amount;
+  return out;
+}
+
+// Calls `nominate(request)` of a Python object whenever the MultiKueue
+// controller asks which workers get a copy of a workload.
+class PythonDispatcher : public policy::DispatchPolicy {
+ public:
+  PythonDispatcher(std::string name, py::object policy, py::object nominate)
+      : name_(std::move(name)), policy_(std::move(policy)), nominate_(std::move(nominate)) {}
+
+  policy::DispatchDecision Nominate(const policy::DispatchRequest& request) override {
+    DispatchRequestView view;
+    view.workload = std::string(request.workload);
+    view.priority = request.priority;
+    view.requests = AmountsByResource(request.requests);
+    view.now = Seconds(request.now);
+    view.reserved_at = Seconds(request.reserved_at);
+    if (request.last_nomination >= 0) view.last_nomination = Seconds(request.last_nomination);
+    for (const policy::DispatchCandidate& candidate : request.clusters) {
+      DispatchCluster cluster;
+      cluster.name = std::string(candidate.name);
+      cluster.connected = candidate.connected;
+      cluster.has_queue = candidate.has_queue;
+      cluster.free = AmountsByResource(candidate.free);
+      cluster.pending = candidate.pending;
+      view.clusters.append(py::cast(std::move(cluster)));
+    }
+    view.nominated = request.nominated;
+    py::object result = nominate_(py::cast(std::move(view)));
+    return Decision(result, request);
+  }
+
+ private:
+  std::string Where() const { return "Python dispatcher \"" + name_ + "\""; }
+
+  // nominate's result: a list of cluster indexes or names; or
+  // {"nominated": [...], "recheck_at": seconds}; or (nominated, recheck_at).
+  policy::DispatchDecision Decision(const py::handle& result, const policy::DispatchRequest& request) const {
+    py::handle nominated = result;
+    py::handle recheck_at = py::none();
+    if (py::isinstance<py::dict>(result)) {
+      py::dict fields = py::reinterpret_borrow<py::dict>(result);
+      for (const auto& [key, value] : fields) {
+        const std::string name = py::str(key).cast<std::string>();
+        if (name != "nominated" && name != "recheck_at") {
+          Raise(InvalidArgument(Where() + ": nominate returned a dict with the unknown key \"" + name +
+                                "\" (valid: nominated, recheck_at)"));
+        }
+      }
+      if (!fields.contains("nominated")) {
+        Raise(InvalidArgument(Where() + ": nominate returned a dict without \"nominated\""));
+      }
+      nominated = fields["nominated"];
+      if (fields.contains("recheck_at")) recheck_at = fields["recheck_at"];
+    } else if (py::isinstance<py::tuple>(result) && py::len(result) == 2 &&
+               (py::isinstance<py::list>(result[py::int_(0)]) || py::isinstance<py::tuple>(result[py::int_(0)]))) {
+      nominated = result[py::int_(0)];
+      recheck_at = result[py::int_(1)];
+    }
+    if (!py::isinstance<py::list>(nominated) && !py::isinstance<py::tuple>(nominated)) {
+      Raise(InvalidArgument(Where() + ": nominate must return a list of cluster indexes or names, a dict " +
+                            "{\"nominated\": [...], \"recheck_at\": seconds} or a tuple (nominated, recheck_at), " +
+                            "not " + TypeName(nominated)));
+    }
+    policy::DispatchDecision decision;
+    for (const py::handle& item : nominated) {
+      const int32_t index = ClusterIndex(item, request);
+      if (std::find(decision.nominated.begin(), decision.nominated.end(), index) != decision.nominated.end()) {
+        Raise(InvalidArgument(Where() + ": nominate returned cluster \"" +
+                              std::string(request.clusters[static_cast<size_t>(index)].name) + "\" twice"));
+      }
+      decision.nominated.push_back(index);
+    }
+    if (!recheck_at.is_none()) {
+      const bool number = (py::isinstance<py::int_>(recheck_at) || py::isinstance<py::float_>(recheck_at)) &&
+                          !py::isinstance<py::bool_>(recheck_at);
+      const double seconds = number ? recheck_at.cast<double>() : -1;
+      if (!number || !std::isfinite(seconds) || seconds < 0 || seconds > 9.2e12) {
+        Raise(InvalidArgument(Where() + ": recheck_at must be None or a simulated time in seconds (>= 0), got " +
+                              py::repr(recheck_at).cast<std::string>()));
+      }
+      decision.recheck_at = static_cast<SimTime>(std::llround(seconds * static_cast<double>(kSecond)));
+    }
+    return decision;
+  }
+
+  // A nominated cluster: its index in request.clusters or its name.
+  int32_t ClusterIndex(const py::handle& item, const policy::DispatchRequest& request) const {
+    const auto count = static_cast<int64_t>(request.clusters.size());
+    if (py::isinstance<py::int_>(item) && !py::isinstance<py::bool_>(item)) {
+      const int64_t index = item.cast<int64_t>();
+      if (index < 0 || index >= count) {
+        Raise(InvalidArgument(Where() + ": nominate returned cluster index " + std::to_string(index) +
+                              "; the MultiKueueConfig has " + std::to_string(count) + " clusters"));
+      }
+      return static_cast<int32_t>(index);
+    }
+    if (py::isinstance<py::str>(item)) {
+      const std::string name = item.cast<std::string>();
+      std::string valid;
+      for (int64_t i = 0; i < count; ++i) {
+        const std::string_view candidate = request.clusters[static_cast<size_t>(i)].name;
+        if (candidate == name) return static_cast<int32_t>(i);
+        valid += (valid.empty() ? "" : ", ") + std::string(candidate);
+      }
+      Raise(InvalidArgument(Where() + ": nominate returned the unknown cluster \"" + name + "\" (valid: " + valid +
+                            ")"));
+    }
+    Raise(InvalidArgument(Where() + ": a nominated cluster must be an index or a name, not " + TypeName(item)));
+  }
+
+  std::string name_;
+  py::object policy_;
+  py::object nominate_;
+};
+
+void RegisterDispatcher(const std::string& name, py::object factory, const std::string& description) {
+  if (name.empty()) Raise(InvalidArgument("register_dispatcher: the name must not be empty"));
+  Check(Registry().RegisterDispatcher(
+      name, description.empty() ? "Python MultiKueue dispatcher" : description,
+      [name, factory](const policy::PolicyParameters& parameters)
+          -> absl::StatusOr<std::unique_ptr<policy::DispatchPolicy>> {
+        py::object policy = factory(ParametersDict(parameters));
+        absl::StatusOr<py::object> nominate =
+            PolicyMethod(policy, "nominate", "nominate(request)", "Python dispatcher \"" + name + "\"");
+        if (!nominate.ok()) return nominate.status();
+        return std::unique_ptr<policy::DispatchPolicy>(
+            new PythonDispatcher(name, std::move(policy), *std::move(nominate)));
       }));
 }
 
@@ -436,8 +942,8 @@ PYBIND11_MODULE(kueuesim, m) {
   m.attr("NO_LIMIT") = "none";
 
   py::class_<cluster::WorkloadRecord>(m, "Workload",
-                                      "A pending workload as a queue-ordering policy sees it (read-only, valid "
-                                      "during the compare call only)")
+                                      "A workload as a Python policy sees it (read-only, valid during the policy "
+                                      "call only)")
       .def_property_readonly("key", [](const cluster::WorkloadRecord& w) { return w.key; })
       .def_property_readonly("name", [](const cluster::WorkloadRecord& w) { return w.spec->meta.name; })
       .def_property_readonly("namespace", [](const cluster::WorkloadRecord& w) { return w.spec->meta.namespace_; })
@@ -473,6 +979,80 @@ PYBIND11_MODULE(kueuesim, m) {
       .def_property_readonly("annotations",
                              [](const cluster::WorkloadRecord& w) { return w.spec->meta.annotations; })
       .def("__repr__", [](const cluster::WorkloadRecord& w) { return "<kueuesim.Workload " + w.key + ">"; });
+
+  py::class_<PreemptionCandidate>(m, "PreemptionCandidate",
+                                  "An admitted workload a preemption policy may choose (a copy; `workload` is "
+                                  "valid during the get_targets call only)")
+      .def_readonly("key", &PreemptionCandidate::key, "namespace/name")
+      .def_readonly("priority", &PreemptionCandidate::priority)
+      .def_readonly("cluster_queue", &PreemptionCandidate::cluster_queue,
+                    "the ClusterQueue it holds quota in")
+      .def_readonly("in_preemptor_queue", &PreemptionCandidate::in_preemptor_queue,
+                    "whether it holds quota in the preemptor's ClusterQueue")
+      .def_readonly("cluster_queue_borrowing", &PreemptionCandidate::cluster_queue_borrowing,
+                    "whether its ClusterQueue uses more than its nominal quota of a (flavor, resource) of "
+                    "request.resources_needing_preemption")
+      .def_readonly("uses_needed_resources", &PreemptionCandidate::uses_needed_resources,
+                    "whether it uses a (flavor, resource) of request.resources_needing_preemption")
+      .def_readonly("evicted", &PreemptionCandidate::evicted, "eviction issued, quota not yet released")
+      .def_readonly("reserved_at", &PreemptionCandidate::reserved_at,
+                    "when it reserved quota, simulated seconds")
+      .def_readonly("usage", &PreemptionCandidate::usage,
+                    "the quota it holds: {(flavor, resource): canonical amount (milli-CPU for cpu)}")
+      .def_readonly("workload", &PreemptionCandidate::workload, "the kueuesim.Workload (during the call only)")
+      .def("__repr__", [](const PreemptionCandidate& c) {
+        return "<kueuesim.PreemptionCandidate " + c.key + " in " + c.cluster_queue + ">";
+      });
+
+  py::class_<PreemptionCall>(m, "PreemptionRequest",
+                             "What a preemption policy's get_targets receives (valid during the call only)")
+      .def_property_readonly("preemptor", &PreemptionCall::Preemptor, "the kueuesim.Workload to make room for")
+      .def_property_readonly("cluster_queue", &PreemptionCall::ClusterQueueName, "the preemptor's ClusterQueue")
+      .def_property_readonly("cohort", &PreemptionCall::Cohort,
+                             "the root cohort of the preemptor's ClusterQueue, or None")
+      .def_property_readonly("usage", &PreemptionCall::Usage,
+                             "the quota the preemptor needs: {(flavor, resource): canonical amount}")
+      .def_property_readonly("resources_needing_preemption", &PreemptionCall::ResourcesNeedingPreemption,
+                             "the (flavor, resource) pairs whose assignment needs preemption")
+      .def_property_readonly("within_cluster_queue", &PreemptionCall::WithinClusterQueue,
+                             "the ClusterQueue's preemption.withinClusterQueue")
+      .def_property_readonly("reclaim_within_cohort", &PreemptionCall::ReclaimWithinCohort,
+                             "the ClusterQueue's preemption.reclaimWithinCohort")
+      .def_property_readonly("fair_sharing", &PreemptionCall::FairSharing,
+                             "whether the Configuration enables fair sharing")
+      .def_property_readonly("now", &PreemptionCall::Now, "simulated seconds")
+      .def_property_readonly("candidates", &PreemptionCall::Candidates,
+                             "the admitted workloads of the preemptor's ClusterQueue and of the other "
+                             "ClusterQueues of its cohort, as kueuesim.PreemptionCandidate (no particular order)")
+      .def("fits", &PreemptionCall::Fits, py::arg("workloads") = py::tuple(), py::arg("allow_borrowing") = true,
+           "Whether the preemptor fits once `workloads` (keys or candidates) are removed; the cluster is left "
+           "as it was")
+      .def("__repr__", [](const PreemptionCall&) { return std::string("<kueuesim.PreemptionRequest>"); });
+
+  py::class_<DispatchCluster>(m, "DispatchCluster", "One worker cluster of a DispatchRequest (a copy)")
+      .def_readonly("name", &DispatchCluster::name, "the MultiKueueCluster name")
+      .def_readonly("connected", &DispatchCluster::connected)
+      .def_readonly("has_queue", &DispatchCluster::has_queue,
+                    "the worker has the workload's LocalQueue, pointing to an existing ClusterQueue")
+      .def_readonly("free", &DispatchCluster::free,
+                    "free quota in the worker's ClusterQueue per requested resource (canonical amounts)")
+      .def_readonly("pending", &DispatchCluster::pending, "workloads pending in the worker's ClusterQueue")
+      .def("__repr__", [](const DispatchCluster& c) { return "<kueuesim.DispatchCluster " + c.name + ">"; });
+
+  py::class_<DispatchRequestView>(m, "DispatchRequest", "What a dispatcher's nominate receives (a copy)")
+      .def_readonly("workload", &DispatchRequestView::workload, "namespace/name on the manager")
+      .def_readonly("priority", &DispatchRequestView::priority)
+      .def_readonly("requests", &DispatchRequestView::requests,
+                    "total requests per resource, canonical amounts (milli-CPU for cpu)")
+      .def_readonly("now", &DispatchRequestView::now, "simulated seconds")
+      .def_readonly("reserved_at", &DispatchRequestView::reserved_at,
+                    "when the manager reserved quota, simulated seconds")
+      .def_readonly("last_nomination", &DispatchRequestView::last_nomination,
+                    "when the nomination last changed (simulated seconds), or None")
+      .def_readonly("clusters", &DispatchRequestView::clusters,
+                    "the MultiKueueConfig's clusters in its order, as kueuesim.DispatchCluster")
+      .def_readonly("nominated", &DispatchRequestView::nominated, "indexes into clusters nominated now")
+      .def("__repr__", [](const DispatchRequestView& r) { return "<kueuesim.DispatchRequest " + r.workload + ">"; });
 
   py::class_<PySimulation>(m, "Simulation")
       .def("run", &PySimulation::Run, py::arg("until") = py::none(), py::arg("max_cycles") = py::none(),
@@ -519,6 +1099,12 @@ PYBIND11_MODULE(kueuesim, m) {
   m.def("register_queue_ordering", &RegisterQueueOrdering, py::arg("name"), py::arg("factory"),
         py::arg("description") = "",
         "Registers a queue-ordering policy: factory(parameters: dict) returns an object with compare(a, b)");
+  m.def("register_preemption", &RegisterPreemption, py::arg("name"), py::arg("factory"), py::arg("description") = "",
+        "Registers a preemption policy: factory(parameters: dict) returns an object with get_targets(request), "
+        "which returns the workloads to preempt (keys or candidates, optionally as (workload, reason) pairs)");
+  m.def("register_dispatcher", &RegisterDispatcher, py::arg("name"), py::arg("factory"), py::arg("description") = "",
+        "Registers a MultiKueue dispatcher: factory(parameters: dict) returns an object with nominate(request), "
+        "which returns the nominated clusters (indexes or names), or {\"nominated\": [...], \"recheck_at\": s}");
   m.def("policies", []() {
     py::list out;
     for (const policy::PolicyInfo& info : Registry().List()) {
