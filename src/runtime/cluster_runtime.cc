@@ -131,7 +131,15 @@ absl::Status ClusterRuntime::Start() {
       size_t index = 0;
       while (index < wl.pod_sets.size() && wl.pod_sets[index].spec->name != psa.name) ++index;
       PodSetAdmission& out = state.pod_sets[index];
-      out.count = psa.count.value_or(wl.pod_sets[index].count);
+      const int32_t count_after_reclaim = wl.pod_sets[index].count;
+      const int32_t admitted_count = psa.count.value_or(count_after_reclaim);
+      // Fewer pods in the spec than in the admission (pods marked
+      // reclaimable, or a pod set shrunk after admission): the quota held
+      // shrinks in proportion, usage / admitted * remaining in integer
+      // units, as Kueue's totalRequestsFromAdmission does. The topology
+      // assignment keeps the admitted pods.
+      const bool scale_down = count_after_reclaim < admitted_count && admitted_count > 0;
+      out.count = scale_down ? count_after_reclaim : admitted_count;
       out.topology_assignment = psa.topology_assignment;
       for (const auto& [resource_name, flavor_name] : psa.flavors) {
         ResourceId resource = state_->FindResource(resource_name);
@@ -140,6 +148,7 @@ absl::Status ClusterRuntime::Start() {
         if (auto it = psa.resource_usage.find(resource_name); it != psa.resource_usage.end()) {
           usage = it->second;
         }
+        if (scale_down && usage != kUnlimited) usage = usage / admitted_count * count_after_reclaim;
         if (resource == kNone || flavor == kNone) continue;
         out.entries.push_back({resource, flavor, usage});
         FrId fr = state_->FindFr(flavor, resource);

@@ -18,3 +18,8 @@ kueuesim_test(NAME lws_controller_test
 kueuesim_test(NAME node_changes_test
   SOURCES runtime/node_changes_test.cc
   DEPS kueuesim::sim kueuesim::policy kueuesim::scenario fmt::fmt)
+
+# Workloads admitted in their input status (quota held from time 0).
+kueuesim_test(NAME admitted_at_start_test
+  SOURCES runtime/admitted_at_start_test.cc
+  DEPS kueuesim::sim kueuesim::policy kueuesim::scenario fmt::fmt)
