@@ -20,6 +20,13 @@ class KueueQueueOrdering : public QueueOrderingPolicy {
     if (ua != ub) return ua < ub ? -1 : 1;
     return 0;
   }
+  // Higher priority first, then the earlier timestamp; the UID decides
+  // between equal keys.
+  bool Key(const cluster::WorkloadRecord& workload, OrderKey* key) const override {
+    key->primary = -static_cast<int64_t>(workload.priority);
+    key->secondary = workload.queue_order_timestamp;
+    return true;
+  }
 };
 
 }  // namespace

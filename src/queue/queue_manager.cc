@@ -35,16 +35,35 @@ void QueueManager::NoteHeapSize(CqId cq) {
   }
 }
 
-bool QueueManager::Less(const CqQueue& q, CqId cq, WorkloadId a, WorkloadId b) const {
-  const bool a_sticky = q.preemptor_sticky && q.preemptor == a;
-  const bool b_sticky = q.preemptor_sticky && q.preemptor == b;
+int32_t& QueueManager::PositionOf(WorkloadId id) {
+  const auto index = static_cast<size_t>(id);
+  if (index >= positions_.size()) positions_.resize(std::max(index + 1, positions_.size() * 2), kNone);
+  return positions_[index];
+}
+
+QueueManager::HeapEntry QueueManager::EntryFor(WorkloadId id) const {
+  const cluster::WorkloadRecord& wl = state_->workload(id);
+  HeapEntry entry;
+  entry.id = id;
+  entry.scheduling_hash = wl.scheduling_hash;
+  // A policy without a key leaves it zero: every key ties and Compare decides.
+  ordering_->Key(wl, &entry.key);
+  return entry;
+}
+
+bool QueueManager::Less(const CqQueue& q, CqId cq, const HeapEntry& a, const HeapEntry& b) const {
+  const bool a_sticky = q.preemptor_sticky && q.preemptor == a.id;
+  const bool b_sticky = q.preemptor_sticky && q.preemptor == b.id;
   if (a_sticky != b_sticky) return a_sticky;
-  const cluster::WorkloadRecord& wa = state_->workload(a);
-  const cluster::WorkloadRecord& wb = state_->workload(b);
-  if (afs_ != nullptr && afs_->OrdersClusterQueue(cq)) {
+  const bool by_usage = afs_ != nullptr && afs_->OrdersClusterQueue(cq);
+  if (!by_usage && a.key != b.key) return a.key < b.key;
+  const cluster::WorkloadRecord& wa = state_->workload(a.id);
+  const cluster::WorkloadRecord& wb = state_->workload(b.id);
+  if (by_usage) {
     const double ua = afs_->Usage(wa.lq);
     const double ub = afs_->Usage(wb.lq);
     if (ua != ub) return ua < ub;
+    if (a.key != b.key) return a.key < b.key;
   }
   int c = ordering_->Compare(*state_, wa, wb);
   if (c != 0) return c < 0;
@@ -54,8 +73,8 @@ bool QueueManager::Less(const CqQueue& q, CqId cq, WorkloadId a, WorkloadId b) c
 
 void QueueManager::Swap(CqQueue& q, size_t i, size_t j) {
   std::swap(q.heap[i], q.heap[j]);
-  state_->workload(q.heap[i]).queue_index = static_cast<int32_t>(i);
-  state_->workload(q.heap[j]).queue_index = static_cast<int32_t>(j);
+  positions_[static_cast<size_t>(q.heap[i].id)] = static_cast<int32_t>(i);
+  positions_[static_cast<size_t>(q.heap[j].id)] = static_cast<int32_t>(j);
 }
 
 // Go container/heap up().
@@ -88,8 +107,8 @@ void QueueManager::HeapPush(CqQueue& q, CqId cq, WorkloadId id) {
   cluster::WorkloadRecord& wl = state_->workload(id);
   wl.queue_state = QueueState::kActive;
   wl.queued_cq = cq;
-  wl.queue_index = static_cast<int32_t>(q.heap.size());
-  q.heap.push_back(id);
+  PositionOf(id) = static_cast<int32_t>(q.heap.size());
+  q.heap.push_back(EntryFor(id));
   Up(q, cq, q.heap.size() - 1);
   NoteHeapSize(cq);
 }
@@ -98,12 +117,11 @@ WorkloadId QueueManager::HeapPop(CqQueue& q, CqId cq) {
   size_t n = q.heap.size() - 1;
   Swap(q, 0, n);
   Down(q, cq, 0, n);
-  WorkloadId id = q.heap.back();
+  WorkloadId id = q.heap.back().id;
   q.heap.pop_back();
   NoteHeapSize(cq);
-  cluster::WorkloadRecord& wl = state_->workload(id);
-  wl.queue_state = QueueState::kNotQueued;
-  wl.queue_index = kNone;
+  state_->workload(id).queue_state = QueueState::kNotQueued;
+  positions_[static_cast<size_t>(id)] = kNone;
   return id;
 }
 
@@ -113,12 +131,11 @@ void QueueManager::HeapRemove(CqQueue& q, CqId cq, size_t index) {
     Swap(q, index, n);
     if (!Down(q, cq, index, n)) Up(q, cq, index);
   }
-  WorkloadId id = q.heap.back();
+  WorkloadId id = q.heap.back().id;
   q.heap.pop_back();
   NoteHeapSize(cq);
-  cluster::WorkloadRecord& wl = state_->workload(id);
-  wl.queue_state = QueueState::kNotQueued;
-  wl.queue_index = kNone;
+  state_->workload(id).queue_state = QueueState::kNotQueued;
+  positions_[static_cast<size_t>(id)] = kNone;
 }
 
 void QueueManager::HeapFix(CqQueue& q, CqId cq, size_t index) {
@@ -128,19 +145,18 @@ void QueueManager::HeapFix(CqQueue& q, CqId cq, size_t index) {
 void QueueManager::ParkedInsert(CqQueue& q, WorkloadId id) {
   cluster::WorkloadRecord& wl = state_->workload(id);
   wl.queue_state = QueueState::kInadmissible;
-  wl.queue_index = static_cast<int32_t>(q.parked.size());
+  PositionOf(id) = static_cast<int32_t>(q.parked.size());
   q.parked.push_back(id);
 }
 
 void QueueManager::ParkedRemove(CqQueue& q, WorkloadId id) {
-  cluster::WorkloadRecord& wl = state_->workload(id);
-  size_t index = static_cast<size_t>(wl.queue_index);
+  const auto index = static_cast<size_t>(positions_[static_cast<size_t>(id)]);
   WorkloadId last = q.parked.back();
   q.parked[index] = last;
-  state_->workload(last).queue_index = static_cast<int32_t>(index);
+  positions_[static_cast<size_t>(last)] = static_cast<int32_t>(index);
   q.parked.pop_back();
-  wl.queue_state = QueueState::kNotQueued;
-  wl.queue_index = kNone;
+  state_->workload(id).queue_state = QueueState::kNotQueued;
+  positions_[static_cast<size_t>(id)] = kNone;
 }
 
 bool QueueManager::MoveToActive(CqQueue& q, CqId cq, WorkloadId id) {
@@ -205,7 +221,10 @@ bool QueueManager::AddOrUpdate(WorkloadId id, UnixMicros now, bool reevaluate) {
     return true;
   }
   if (in_active) {
-    HeapFix(q, cq, static_cast<size_t>(wl.queue_index));
+    // Its priority, timestamp or hash may have changed: a fresh entry.
+    const auto index = static_cast<size_t>(positions_[static_cast<size_t>(id)]);
+    q.heap[index] = EntryFor(id);
+    HeapFix(q, cq, index);
   } else {
     HeapPush(q, cq, id);
   }
@@ -219,7 +238,7 @@ void QueueManager::Delete(WorkloadId id) {
   CqQueue& q = queues_[static_cast<size_t>(cq)];
   switch (wl.queue_state) {
     case QueueState::kActive:
-      HeapRemove(q, cq, static_cast<size_t>(wl.queue_index));
+      HeapRemove(q, cq, static_cast<size_t>(positions_[static_cast<size_t>(id)]));
       break;
     case QueueState::kInadmissible:
       ParkedRemove(q, id);
@@ -310,9 +329,9 @@ bool QueueManager::Requeue(WorkloadId id, RequeueReason reason, UnixMicros now) 
     // Every queued workload with the same hash is parked too: one pass that
     // keeps the others, then one heapify (O(n), not a removal per workload).
     size_t kept = 0;
-    for (WorkloadId other : q.heap) {
-      if (state_->workload(other).scheduling_hash == wl.scheduling_hash) {
-        ParkedInsert(q, other);
+    for (const HeapEntry& other : q.heap) {
+      if (other.scheduling_hash == wl.scheduling_hash) {
+        ParkedInsert(q, other.id);
       } else {
         q.heap[kept++] = other;
       }
@@ -327,7 +346,7 @@ bool QueueManager::Requeue(WorkloadId id, RequeueReason reason, UnixMicros now) 
 }
 
 void QueueManager::Heapify(CqQueue& q, CqId cq) {
-  for (size_t i = 0; i < q.heap.size(); ++i) state_->workload(q.heap[i]).queue_index = static_cast<int32_t>(i);
+  for (size_t i = 0; i < q.heap.size(); ++i) positions_[static_cast<size_t>(q.heap[i].id)] = static_cast<int32_t>(i);
   const size_t n = q.heap.size();
   for (size_t i = n / 2; i-- > 0;) Down(q, cq, i, n);
 }
@@ -345,13 +364,13 @@ int QueueManager::QueueInadmissible(CqId cq, UnixMicros now) {
   for (WorkloadId id : q.parked) {
     cluster::WorkloadRecord& wl = state_->workload(id);
     if (!NamespaceMatches(cq, wl) || !BackoffExpired(wl, now)) {
-      wl.queue_index = static_cast<int32_t>(still_parked);
+      positions_[static_cast<size_t>(id)] = static_cast<int32_t>(still_parked);
       q.parked[still_parked++] = id;
       continue;
     }
     wl.queue_state = QueueState::kActive;
     wl.queued_cq = cq;
-    q.heap.push_back(id);
+    q.heap.push_back(EntryFor(id));
   }
   q.parked.resize(still_parked);
   const size_t moved = q.heap.size() - old_size;
@@ -360,7 +379,7 @@ int QueueManager::QueueInadmissible(CqId cq, UnixMicros now) {
     Heapify(q, cq);
   } else {
     for (size_t i = old_size; i < q.heap.size(); ++i) {
-      state_->workload(q.heap[i]).queue_index = static_cast<int32_t>(i);
+      positions_[static_cast<size_t>(q.heap[i].id)] = static_cast<int32_t>(i);
       Up(q, cq, i);
     }
   }
@@ -383,7 +402,9 @@ bool QueueManager::AnyActive() const {
 
 std::vector<WorkloadId> QueueManager::Pending(CqId cq) const {
   const CqQueue& q = queues_[static_cast<size_t>(cq)];
-  std::vector<WorkloadId> out = q.heap;
+  std::vector<WorkloadId> out;
+  out.reserve(q.heap.size() + q.parked.size() + 1);
+  for (const HeapEntry& entry : q.heap) out.push_back(entry.id);
   out.insert(out.end(), q.parked.begin(), q.parked.end());
   if (q.inflight != kNone) out.push_back(q.inflight);
   return out;

@@ -81,8 +81,16 @@ class QueueManager {
   bool IsPreemptor(CqId cq, WorkloadId id) const;
 
  private:
+  // A queued workload with what the heap compares most often, so that
+  // sifting reads neither the workload record nor calls the policy.
+  struct HeapEntry {
+    policy::OrderKey key;
+    uint64_t scheduling_hash = 0;
+    WorkloadId id = cluster::kNone;
+  };
+
   struct CqQueue {
-    std::vector<WorkloadId> heap;
+    std::vector<HeapEntry> heap;
     std::vector<WorkloadId> parked;
     WorkloadId inflight = cluster::kNone;
     WorkloadId preemptor = cluster::kNone;
@@ -95,7 +103,10 @@ class QueueManager {
     std::unordered_set<uint64_t> bulk_moved_hashes;
   };
 
-  bool Less(const CqQueue& q, CqId cq, WorkloadId a, WorkloadId b) const;
+  HeapEntry EntryFor(WorkloadId id) const;
+  bool Less(const CqQueue& q, CqId cq, const HeapEntry& a, const HeapEntry& b) const;
+  // The position of a workload in its queue's heap or parked list.
+  int32_t& PositionOf(WorkloadId id);
   void Swap(CqQueue& q, size_t i, size_t j);
   void Up(CqQueue& q, CqId cq, size_t j);
   bool Down(CqQueue& q, CqId cq, size_t i0, size_t n);
@@ -118,6 +129,9 @@ class QueueManager {
   const policy::QueueOrderingPolicy* ordering_;
   const cluster::AdmissionFairSharing* afs_ = nullptr;
   std::vector<CqQueue> queues_;
+  // By WorkloadId: the position in its queue's heap or parked list (a flat
+  // array: sifting touches no workload record).
+  std::vector<int32_t> positions_;
   std::vector<CqId> cqs_by_name_;
   std::vector<int32_t> name_rank_;  // by CqId: position in cqs_by_name_
   // Bit r set: the ClusterQueue of name rank r has a non-empty heap. Heads

@@ -210,7 +210,6 @@ struct WorkloadRecord {
   WorkloadPhase phase = WorkloadPhase::kNotArrived;
   QueueState queue_state = QueueState::kNotQueued;
   CqId queued_cq = kNone;   // the ClusterQueue whose queue holds it
-  int32_t queue_index = kNone;  // position in the heap or the parked list
   std::optional<LastAssignmentState> last_assignment;
   std::optional<AdmissionState> admission;
   UnixMicros quota_reserved_at = 0;

@@ -11,6 +11,7 @@
 #ifndef KUEUESIM_POLICY_QUEUE_ORDERING_H_
 #define KUEUESIM_POLICY_QUEUE_ORDERING_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -18,6 +19,17 @@
 #include "kueuesim/cluster/cluster_state.h"
 
 namespace kueuesim::policy {
+
+// A prefix of a policy's order that fits in two integers, compared
+// lexicographically (smaller first). The queue keeps it next to each queued
+// workload, so most comparisons read neither workload record nor call the
+// policy.
+struct OrderKey {
+  int64_t primary = 0;
+  int64_t secondary = 0;
+  friend bool operator==(const OrderKey&, const OrderKey&) = default;
+  friend auto operator<=>(const OrderKey&, const OrderKey&) = default;
+};
 
 class QueueOrderingPolicy {
  public:
@@ -28,6 +40,12 @@ class QueueOrderingPolicy {
   // changes while both workloads wait (the queue is a heap).
   virtual int Compare(const cluster::ClusterState& state, const cluster::WorkloadRecord& a,
                       const cluster::WorkloadRecord& b) const = 0;
+  // Optional: a key such that Compare(a, b) < 0 whenever Key(a) < Key(b)
+  // (and > 0 whenever greater); Compare decides only between equal keys.
+  // A policy without such a key returns false and every comparison calls
+  // Compare. The key is taken when a workload joins the queue and again
+  // whenever its queue entry is updated.
+  virtual bool Key(const cluster::WorkloadRecord& /*workload*/, OrderKey* /*key*/) const { return false; }
 };
 
 // Kueue's order: priority, queue-order timestamp, UID.
