@@ -347,6 +347,9 @@ class PerfGenerator : public RecordFormat {
     return true;
   }
 
+  // Cursors are merged by time: records come in arrival order.
+  bool sorted_by_construction() const override { return true; }
+
   absl::StatusOr<std::optional<ParsedRecord>> ReadAt(const RecordPos&) override {
     return Internal("kueue-perf-generator workloads are generated in order; no random access");
   }

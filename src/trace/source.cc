@@ -48,6 +48,12 @@ class TraceSource : public WorkloadSource {
       mode_ = Mode::kLazy;
       return absl::OkStatus();
     }
+    if (format_->sorted_by_construction()) {
+      // Read once; the rows beyond the limit are counted when it is reached.
+      mode_ = Mode::kLazy;
+      count_beyond_limit_ = true;
+      return absl::OkStatus();
+    }
     // Counting pass.
     bool sorted = true;
     bool any = false;
@@ -109,7 +115,11 @@ class TraceSource : public WorkloadSource {
   }
 
   absl::StatusOr<std::optional<model::Workload>> Next() override {
-    if (report_.workloads >= limit_ || done_) return std::optional<model::Workload>();
+    if (done_) return std::optional<model::Workload>();
+    if (report_.workloads >= limit_) {
+      if (count_beyond_limit_) KUEUESIM_RETURN_IF_ERROR(CountBeyondLimit());
+      return Finish();
+    }
     RecordPos pos;
     std::optional<ParsedRecord> record;
     switch (mode_) {
@@ -193,6 +203,22 @@ class TraceSource : public WorkloadSource {
     return origin_ + spec_.window_start.value_or(0);
   }
 
+  // Lazy reading of a format sorted by construction, once the limit is
+  // reached: the valid rows left are counted as skipped (beyond the limit,
+  // or outside the window), as the counting pass would have.
+  absl::Status CountBeyondLimit() {
+    RecordPos pos;
+    std::optional<ParsedRecord> record;
+    while (true) {
+      auto more = format_->Next(&report_, &pos, &record);
+      if (!more.ok()) return TraceError(spec_, more.status());
+      if (!*more) return absl::OkStatus();
+      ++report_.rows_read;
+      if (!record.has_value()) continue;
+      ++report_.skipped[InWindow(record->time) ? kBeyondLimit : kOutsideWindow];
+    }
+  }
+
   absl::StatusOr<std::optional<model::Workload>> Finish() {
     done_ = true;
     return std::optional<model::Workload>();
@@ -240,6 +266,7 @@ class TraceSource : public WorkloadSource {
   int64_t base_ = 0;
   bool base_set_ = false;
   bool lazy_started_ = false;
+  bool count_beyond_limit_ = false;  // sorted by construction: count the rows left at the limit
   int64_t previous_ = 0;
   SimDuration last_arrival_ = 0;
   bool done_ = false;

@@ -68,6 +68,9 @@ class RecordFormat {
   virtual ~RecordFormat() = default;
   // Whether times are absolute (then trace time 0 is the earliest arrival).
   virtual bool absolute_time() const { return false; }
+  // Whether records come in arrival order by construction (a generator):
+  // then they are read once, without a counting pass.
+  virtual bool sorted_by_construction() const { return false; }
   // Moves to the first record.
   virtual absl::Status Rewind() = 0;
   // Reads the next record in file order; false at the end. A record that

@@ -190,6 +190,11 @@ TEST(PerfGeneratorTest, SharedKnobsApply) {
   // 0.2 s after the window start, scaled by 10.
   EXPECT_EQ(r.workloads[59].meta.name, "medium-1-19-0");
   EXPECT_EQ(r.workloads.back().arrival, 20 * kMillisecond);
+  // Generated in arrival order, the workloads are read once; the rows left
+  // when the limit is reached are still counted: every one of the 15,000 is
+  // a workload or a skipped row.
+  EXPECT_EQ(r.report.rows_read, 15000);
+  EXPECT_THAT(r.report.skipped, ElementsAre(Pair("beyond the limit", 3740), Pair("outside the window", 11160)));
 }
 
 // Setup: invalid configurations: a TAS config (topology), an unknown
