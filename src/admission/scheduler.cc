@@ -193,19 +193,21 @@ void Scheduler::GetAssignments(
     }
   }
   UpdateAssignmentForTas(e);
-  // recordAssignment
-  e->last_assignment = e->assignment.last_state;
+  // recordAssignment (last_state is read nowhere else)
+  e->last_assignment = std::move(e->assignment.last_state);
   e->message = e->assignment.Message(*state_, wl);
 }
 
 void Scheduler::Nominate(std::vector<Entry>* entries, std::vector<Entry>* inadmissible) {
-  for (const queue::Head& head : queues_->Heads()) {
+  const std::vector<queue::Head> heads = queues_->Heads();
+  // Entries are large: reserved once, never relocated.
+  entries->reserve(heads.size());
+  for (const queue::Head& head : heads) {
     Entry e;
     e.workload = head.workload;
     e.cq = head.cq;
     e.is_preemptor = head.is_preemptor;
     cluster::WorkloadRecord& wl = state_->workload(head.workload);
-    e.last_assignment = wl.last_assignment;
     const cluster::ClusterQueueInfo& cq = state_->cq(head.cq);
     bool failed_checks = false;
     for (const auto& [name, check_state] : wl.spec->admission_check_states) {
@@ -220,11 +222,13 @@ void Scheduler::Nominate(std::vector<Entry>* entries, std::vector<Entry>* inadmi
       e.message = "Workload namespace doesn't match ClusterQueue selector";
       e.requeue_reason = RequeueReason::kNamespaceMismatch;
     } else {
+      // GetAssignments records the entry's last assignment afresh.
       GetAssignments(&e, nullptr);
       e.nominated = true;
       entries->push_back(std::move(e));
       continue;
     }
+    e.last_assignment = wl.last_assignment;
     inadmissible->push_back(std::move(e));
   }
 }
@@ -443,7 +447,8 @@ void Scheduler::Admit(Entry* e, const std::vector<FrAmount>& usage, CycleResult*
   wl.last_assignment.reset();
   e->last_assignment.reset();
   queues_->Delete(e->workload);
-  result->reservations.push_back({e->workload, e->cq, e->assignment});
+  // The entry is done with: its assignment moves to the result.
+  result->reservations.push_back({e->workload, e->cq, std::move(e->assignment)});
 }
 
 std::vector<size_t> Scheduler::ClassicalOrder(const std::vector<Entry>& entries) const {
@@ -561,7 +566,7 @@ void Scheduler::Requeue(Entry* e, CycleResult* result) {
     e->requeue_reason = RequeueReason::kFailedAfterNomination;
   }
   cluster::WorkloadRecord& wl = state_->workload(e->workload);
-  wl.last_assignment = e->last_assignment;
+  wl.last_assignment = std::move(e->last_assignment);
   const bool pending_flavors = wl.last_assignment.has_value() && wl.last_assignment->PendingFlavors();
   queues_->Requeue(e->workload, e->requeue_reason, state_->WallTime(now_));
   if (wl.queue_state == cluster::QueueState::kInadmissible) {
@@ -581,8 +586,13 @@ CycleResult Scheduler::RunCycle(SimTime now) {
   CycleResult result;
   result.cycle = cycle_;
 
-  std::vector<Entry> entries;
-  std::vector<Entry> inadmissible;
+  // The entry vectors keep their capacity from cycle to cycle (entries are
+  // large; a fresh vector per cycle costs an allocation and a release of
+  // many kilobytes).
+  std::vector<Entry>& entries = cycle_entries_;
+  std::vector<Entry>& inadmissible = cycle_inadmissible_;
+  entries.clear();
+  inadmissible.clear();
   Nominate(&entries, &inadmissible);
   result.heads = static_cast<int>(entries.size() + inadmissible.size());
 
@@ -610,6 +620,8 @@ CycleResult Scheduler::RunCycle(SimTime now) {
     if (e.status != EntryStatus::kAssumed && e.status != EntryStatus::kEvicted) Requeue(&e, &result);
   }
   for (Entry& e : inadmissible) Requeue(&e, &result);
+  entries.clear();
+  inadmissible.clear();
   snapshot_.reset();
   return result;
 }

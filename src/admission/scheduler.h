@@ -137,6 +137,9 @@ class Scheduler : public flavor::PreemptionOracle {
   SimTime now_ = 0;
   // Workloads preempted earlier in the running cycle.
   std::vector<WorkloadId> preempted_in_cycle_;
+  // RunCycle's nominated and not nominated entries (reused storage).
+  std::vector<Entry> cycle_entries_;
+  std::vector<Entry> cycle_inadmissible_;
   // Usage added to the snapshot for the cycle only.
   std::vector<std::pair<CqId, std::vector<cluster::FrAmount>>> temporary_usage_;
   std::vector<WorkloadId> admitted_in_cycle_;

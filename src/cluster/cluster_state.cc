@@ -12,6 +12,12 @@
 #include "kueuesim/cluster/tas_cache.h"
 
 namespace kueuesim::cluster {
+
+namespace {
+// The index maps are absl::flat_hash_maps; this Abseil build has its own
+// string_view type, which their heterogeneous lookup takes.
+absl::string_view LookupKey(std::string_view text) { return absl::string_view(text.data(), text.size()); }
+}  // namespace
 namespace {
 
 constexpr char kPriorityClassLabel[] = "kueue.x-k8s.io/priority-class";
@@ -140,7 +146,7 @@ bool ClusterState::HasAdmissionCheckController(CqId cq, std::string_view control
 }
 
 ResourceId ClusterState::InternResource(std::string_view name) {
-  auto it = resource_index_.find(std::string(name));
+  auto it = resource_index_.find(LookupKey(name));
   if (it != resource_index_.end()) return it->second;
   ResourceId id = static_cast<ResourceId>(resources_.size());
   resources_.emplace_back(name);
@@ -163,7 +169,7 @@ void ClusterState::ComputeResourceRanks() {
 }
 
 FlavorId ClusterState::InternFlavor(std::string_view name) {
-  auto it = flavor_index_.find(std::string(name));
+  auto it = flavor_index_.find(LookupKey(name));
   if (it != flavor_index_.end()) return it->second;
   FlavorId id = static_cast<FlavorId>(flavors_.size());
   FlavorInfo info;
@@ -184,12 +190,12 @@ FrId ClusterState::InternFr(FlavorId flavor, ResourceId resource) {
 }
 
 ResourceId ClusterState::FindResource(std::string_view name) const {
-  auto it = resource_index_.find(std::string(name));
+  auto it = resource_index_.find(LookupKey(name));
   return it == resource_index_.end() ? kNone : it->second;
 }
 
 FlavorId ClusterState::FindFlavor(std::string_view name) const {
-  auto it = flavor_index_.find(std::string(name));
+  auto it = flavor_index_.find(LookupKey(name));
   return it == flavor_index_.end() ? kNone : it->second;
 }
 
@@ -199,17 +205,20 @@ FrId ClusterState::FindFr(FlavorId flavor, ResourceId resource) const {
 }
 
 CqId ClusterState::FindClusterQueue(std::string_view name) const {
-  auto it = cq_index_.find(std::string(name));
+  auto it = cq_index_.find(LookupKey(name));
   return it == cq_index_.end() ? kNone : it->second;
 }
 
 LqId ClusterState::FindLocalQueue(std::string_view ns, std::string_view name) const {
-  auto it = lq_index_.find(fmt::format("{}/{}", ns, name));
+  std::string key;
+  key.reserve(ns.size() + 1 + name.size());
+  key.append(ns).append("/").append(name);
+  auto it = lq_index_.find(key);
   return it == lq_index_.end() ? kNone : it->second;
 }
 
 NamespaceId ClusterState::FindOrAddNamespace(std::string_view name) {
-  auto it = namespace_index_.find(std::string(name));
+  auto it = namespace_index_.find(LookupKey(name));
   if (it != namespace_index_.end()) return it->second;
   NamespaceId id = static_cast<NamespaceId>(namespaces_.size());
   NamespaceInfo info;
@@ -225,7 +234,7 @@ NamespaceId ClusterState::FindOrAddNamespace(std::string_view name) {
 
 int32_t ClusterState::ResolvePriority(const model::Workload& spec) const {
   if (spec.priority.has_value()) return *spec.priority;
-  auto find = [](const std::unordered_map<std::string, int32_t>& map,
+  auto find = [](const absl::flat_hash_map<std::string, int32_t>& map,
                  const std::string& name) -> std::optional<int32_t> {
     auto it = map.find(name);
     if (it == map.end()) return std::nullopt;

@@ -51,11 +51,12 @@ QueueManager::HeapEntry QueueManager::EntryFor(WorkloadId id) const {
   return entry;
 }
 
-bool QueueManager::Less(const CqQueue& q, CqId cq, const HeapEntry& a, const HeapEntry& b) const {
+bool QueueManager::OrdersByUsage(CqId cq) const { return afs_ != nullptr && afs_->OrdersClusterQueue(cq); }
+
+bool QueueManager::Less(const CqQueue& q, bool by_usage, const HeapEntry& a, const HeapEntry& b) const {
   const bool a_sticky = q.preemptor_sticky && q.preemptor == a.id;
   const bool b_sticky = q.preemptor_sticky && q.preemptor == b.id;
   if (a_sticky != b_sticky) return a_sticky;
-  const bool by_usage = afs_ != nullptr && afs_->OrdersClusterQueue(cq);
   if (!by_usage && a.key != b.key) return a.key < b.key;
   const cluster::WorkloadRecord& wa = state_->workload(a.id);
   const cluster::WorkloadRecord& wb = state_->workload(b.id);
@@ -79,9 +80,10 @@ void QueueManager::Swap(CqQueue& q, size_t i, size_t j) {
 
 // Go container/heap up().
 void QueueManager::Up(CqQueue& q, CqId cq, size_t j) {
+  const bool by_usage = OrdersByUsage(cq);
   while (j > 0) {
     size_t i = (j - 1) / 2;
-    if (!Less(q, cq, q.heap[j], q.heap[i])) break;
+    if (!Less(q, by_usage, q.heap[j], q.heap[i])) break;
     Swap(q, i, j);
     j = i;
   }
@@ -89,14 +91,15 @@ void QueueManager::Up(CqQueue& q, CqId cq, size_t j) {
 
 // Go container/heap down().
 bool QueueManager::Down(CqQueue& q, CqId cq, size_t i0, size_t n) {
+  const bool by_usage = OrdersByUsage(cq);
   size_t i = i0;
   while (true) {
     size_t j1 = 2 * i + 1;
     if (j1 >= n) break;
     size_t j = j1;
     size_t j2 = j1 + 1;
-    if (j2 < n && Less(q, cq, q.heap[j2], q.heap[j1])) j = j2;
-    if (!Less(q, cq, q.heap[j], q.heap[i])) break;
+    if (j2 < n && Less(q, by_usage, q.heap[j2], q.heap[j1])) j = j2;
+    if (!Less(q, by_usage, q.heap[j], q.heap[i])) break;
     Swap(q, i, j);
     i = j;
   }

@@ -104,7 +104,10 @@ class QueueManager {
   };
 
   HeapEntry EntryFor(WorkloadId id) const;
-  bool Less(const CqQueue& q, CqId cq, const HeapEntry& a, const HeapEntry& b) const;
+  // Whether admission fair sharing orders the ClusterQueue by usage.
+  bool OrdersByUsage(CqId cq) const;
+  // The heap order; `by_usage` is OrdersByUsage of the queue's ClusterQueue.
+  bool Less(const CqQueue& q, bool by_usage, const HeapEntry& a, const HeapEntry& b) const;
   // The position of a workload in its queue's heap or parked list.
   int32_t& PositionOf(WorkloadId id);
   void Swap(CqQueue& q, size_t i, size_t j);

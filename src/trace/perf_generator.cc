@@ -51,6 +51,9 @@ struct WorkloadTemplate {
   std::string request;
   Amount cpu = 0;
   int32_t line = 0;
+  // Text forms, made once for the records' fields and labels.
+  std::string priority_text;
+  std::string runtime_ms_text;
 };
 
 struct WorkloadsSet {
@@ -176,6 +179,8 @@ class ConfigReader {
                            fmt::format("malformed quantity \"{}\"", wt.request));
             }
             wt.cpu = *cpu;
+            wt.priority_text = std::to_string(wt.priority);
+            wt.runtime_ms_text = std::to_string(wt.runtime_ms);
             KUEUESIM_ASSIGN_OR_RETURN(std::string tas_level, String(tmpl, "tasLevel", tpath, ""));
             if (!tas_level.empty()) {
               return Error(tmpl.Get("tasLevel"), tpath + ".tasLevel", "TAS configurations are not supported");
@@ -263,14 +268,26 @@ std::vector<Queue> QueuesOf(const PerfConfig& config) {
   return out;
 }
 
-// The fields a mapping can read for one generated workload.
+// The fields a mapping can read for one generated workload: a fixed set,
+// looked up by a scan (no map per record). The views point into the
+// generator's queues and templates, which outlive the record.
 class PerfFields : public RecordFields {
  public:
-  std::map<std::string, std::string, std::less<>> values;
+  std::string name;
+  std::string_view cluster_queue;
+  std::string_view cohort;
+  std::string_view class_name;
+  std::string_view priority;
+  std::string_view runtime_ms;
+
   std::optional<std::string_view> Get(std::string_view field) const override {
-    auto it = values.find(field);
-    if (it == values.end()) return std::nullopt;
-    return std::string_view(it->second);
+    if (field == "name") return std::string_view(name);
+    if (field == "clusterQueue") return cluster_queue;
+    if (field == "cohort") return cohort;
+    if (field == "className") return class_name;
+    if (field == "priority") return priority;
+    if (field == "runtimeMs") return runtime_ms;
+    return std::nullopt;
   }
 };
 
@@ -317,7 +334,7 @@ class PerfGenerator : public RecordFormat {
     model::Workload& wl = record.workload;
     wl.meta.source.file = spec_.path;
     wl.meta.source.line = wt.line;
-    wl.meta.labels[kRunningTimeLabel] = std::to_string(wt.runtime_ms);
+    wl.meta.labels[kRunningTimeLabel] = wt.runtime_ms_text;
     wl.meta.labels[kClassLabel] = wt.class_name;
     wl.duration = wt.runtime_ms * kMillisecond;
     model::PodSet pod_set;
@@ -326,13 +343,13 @@ class PerfGenerator : public RecordFormat {
     if (wt.cpu != 0) pod_set.requests.push_back({"cpu", wt.cpu});
     wl.pod_sets.push_back(std::move(pod_set));
     PerfFields fields;
-    fields.values = {{"name", fmt::format("{}-{}-{}-{}", wt.class_name, cursor.set, si, i)},
-                     {"clusterQueue", queue.name},
-                     {"cohort", queue.cohort},
-                     {"className", wt.class_name},
-                     {"priority", std::to_string(wt.priority)},
-                     {"runtimeMs", std::to_string(wt.runtime_ms)}};
-    const std::string reason = mapper_.Apply(fields, fields.values["name"], &wl);
+    fields.name = fmt::format("{}-{}-{}-{}", wt.class_name, cursor.set, si, i);
+    fields.cluster_queue = queue.name;
+    fields.cohort = queue.cohort;
+    fields.class_name = wt.class_name;
+    fields.priority = wt.priority_text;
+    fields.runtime_ms = wt.runtime_ms_text;
+    const std::string reason = mapper_.Apply(fields, fields.name, &wl);
     pos->offset = cursor.time;
     pos->line = wt.line;
     if (!reason.empty()) {

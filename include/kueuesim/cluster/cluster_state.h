@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "kueuesim/base/quantity.h"
 #include "kueuesim/base/time.h"
@@ -388,31 +389,31 @@ class ClusterState {
 
   std::vector<std::string> resources_;
   std::vector<int32_t> resource_rank_;
-  std::unordered_map<std::string, ResourceId> resource_index_;
+  absl::flat_hash_map<std::string, ResourceId> resource_index_;
   ResourceId pods_resource_ = kNone;
   std::vector<FlavorInfo> flavors_;
-  std::unordered_map<std::string, FlavorId> flavor_index_;
+  absl::flat_hash_map<std::string, FlavorId> flavor_index_;
   std::vector<FlavorId> fr_flavor_;
   std::vector<ResourceId> fr_resource_;
   std::map<std::pair<FlavorId, ResourceId>, FrId> fr_index_;
 
   std::unique_ptr<quota::QuotaTree> tree_;
   std::vector<ClusterQueueInfo> cqs_;
-  std::unordered_map<std::string, CqId> cq_index_;
+  absl::flat_hash_map<std::string, CqId> cq_index_;
   std::vector<CqId> node_cq_;
   std::vector<LocalQueueInfo> lqs_;
-  std::unordered_map<std::string, LqId> lq_index_;  // "ns/name"
+  absl::flat_hash_map<std::string, LqId> lq_index_;  // "ns/name"
   std::vector<NamespaceInfo> namespaces_;
-  std::unordered_map<std::string, NamespaceId> namespace_index_;
-  std::unordered_map<std::string, int32_t> workload_priority_classes_;
-  std::unordered_map<std::string, int32_t> priority_classes_;
+  absl::flat_hash_map<std::string, NamespaceId> namespace_index_;
+  absl::flat_hash_map<std::string, int32_t> workload_priority_classes_;
+  absl::flat_hash_map<std::string, int32_t> priority_classes_;
   std::optional<int32_t> global_default_priority_;
   std::vector<WorkloadRecord> workloads_;
   // DRA quota charging (dra/charger.h); null when the cluster has no DRA
   // objects or mappings and no workload has claimed any yet.
   std::unique_ptr<dra::Charger> dra_charger_;
   std::vector<WorkloadId> free_slots_;
-  std::unordered_map<std::string, WorkloadId> workload_index_;
+  absl::flat_hash_map<std::string, WorkloadId> workload_index_;
   std::unique_ptr<TasCache> tas_;
 };
 
