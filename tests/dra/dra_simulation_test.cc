@@ -20,6 +20,7 @@
 #include "kueuesim/policy/registry.h"
 #include "kueuesim/sim/simulation.h"
 #include "testing/scenario_fixtures.h"
+#include "testing/simulation_fixtures.h"
 
 namespace kueuesim {
 namespace {
@@ -271,16 +272,10 @@ struct Run {
 
 std::unique_ptr<Run> RunYaml(const std::string& yaml) {
   auto run = std::make_unique<Run>();
-  auto scenario = testing::LoadYaml(yaml, "dra.yaml");
-  EXPECT_TRUE(scenario.ok()) << scenario.status();
-  if (!scenario.ok()) return nullptr;
-  static const policy::PolicyRegistry builtins = policy::PolicyRegistry::WithBuiltins();
-  auto simulation = sim::Simulation::Create(*scenario, builtins);
+  auto simulation = testing::SimulationFromYaml(yaml, {&run->recorder, &run->summary}, "dra.yaml");
   EXPECT_TRUE(simulation.ok()) << simulation.status();
   if (!simulation.ok()) return nullptr;
   run->simulation = *std::move(simulation);
-  run->simulation->AddEventSink(&run->recorder);
-  run->simulation->AddEventSink(&run->summary);
   absl::Status status = run->simulation->Run(sim::RunOptions{});
   EXPECT_TRUE(status.ok()) << status;
   return run;

@@ -14,6 +14,7 @@
 #include "kueuesim/policy/registry.h"
 #include "kueuesim/sim/simulation.h"
 #include "testing/scenario_fixtures.h"
+#include "testing/simulation_fixtures.h"
 
 namespace kueuesim {
 namespace {
@@ -142,15 +143,10 @@ struct Run {
 std::unique_ptr<Run> RunScenario(const MkSetup& setup, std::optional<SimTime> until = std::nullopt,
                                  const policy::PolicyRegistry* registry = nullptr) {
   auto run = std::make_unique<Run>();
-  auto scenario = testing::LoadYaml(ScenarioYaml(setup));
-  EXPECT_TRUE(scenario.ok()) << scenario.status();
-  if (!scenario.ok()) return nullptr;
-  static const policy::PolicyRegistry builtins = policy::PolicyRegistry::WithBuiltins();
-  auto simulation = sim::Simulation::Create(*scenario, registry != nullptr ? *registry : builtins);
+  auto simulation = testing::SimulationFromYaml(ScenarioYaml(setup), {&run->recorder}, "test.yaml", registry);
   EXPECT_TRUE(simulation.ok()) << simulation.status();
   if (!simulation.ok()) return nullptr;
   run->simulation = *std::move(simulation);
-  run->simulation->AddEventSink(&run->recorder);
   sim::RunOptions options;
   options.until = until;
   absl::Status status = run->simulation->Run(options);
@@ -336,13 +332,9 @@ TEST(MultiKueueFlowTest, WorkerEvictionRetriesAndRedispatches) {
   std::string yaml = ScenarioYaml(s);
   yaml += "apiVersion: kueuesim.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: aws\n---\n" +
           JobYaml("urgent", "8", "2h", "10m", "high");
-  auto scenario = testing::LoadYaml(yaml);
-  ASSERT_TRUE(scenario.ok()) << scenario.status();
-  auto registry = policy::PolicyRegistry::WithBuiltins();
-  auto simulation = sim::Simulation::Create(*scenario, registry);
-  ASSERT_TRUE(simulation.ok()) << simulation.status();
   Recorder recorder;
-  (*simulation)->AddEventSink(&recorder);
+  auto simulation = testing::SimulationFromYaml(yaml, {&recorder});
+  ASSERT_TRUE(simulation.ok()) << simulation.status();
   ASSERT_TRUE((*simulation)->Run({}).ok());
   EXPECT_THAT(recorder.Of("WorkerSelected"),
               ElementsAre("0.0 WorkerSelected manager/aws ml/job-train", "600.0 WorkerSelected manager/gcp ml/job-train"));
@@ -484,12 +476,9 @@ TEST(MultiKueueFlowTest, TwoMultiKueueChecksMakeTheClusterQueueInactive) {
           "apiVersion: kueue.x-k8s.io/v1beta2\nkind: AdmissionCheck\nmetadata:\n  name: mk2\nspec:\n"
           "  controllerName: kueue.x-k8s.io/multikueue\n  parameters:\n    apiGroup: kueue.x-k8s.io\n"
           "    kind: MultiKueueConfig\n    name: workers\n---\n";
-  auto scenario = testing::LoadYaml(yaml);
-  ASSERT_TRUE(scenario.ok()) << scenario.status();
-  auto simulation = sim::Simulation::Create(*scenario, policy::PolicyRegistry::WithBuiltins());
-  ASSERT_TRUE(simulation.ok()) << simulation.status();
   Recorder recorder;
-  (*simulation)->AddEventSink(&recorder);
+  auto simulation = testing::SimulationFromYaml(yaml, {&recorder});
+  ASSERT_TRUE(simulation.ok()) << simulation.status();
   ASSERT_TRUE((*simulation)->Run({}).ok());
   EXPECT_THAT(recorder.Of("QuotaReserved"), IsEmpty());
 }

@@ -15,6 +15,7 @@
 #include "kueuesim/policy/registry.h"
 #include "kueuesim/sim/simulation.h"
 #include "testing/scenario_fixtures.h"
+#include "testing/simulation_fixtures.h"
 
 namespace kueuesim {
 namespace {
@@ -132,15 +133,10 @@ struct Run {
 
 std::unique_ptr<Run> RunScenario(const std::string& yaml, SimTime until) {
   auto run = std::make_unique<Run>();
-  auto scenario = testing::LoadYaml(yaml);
-  EXPECT_TRUE(scenario.ok()) << scenario.status();
-  if (!scenario.ok()) return nullptr;
-  static const policy::PolicyRegistry builtins = policy::PolicyRegistry::WithBuiltins();
-  auto simulation = sim::Simulation::Create(*scenario, builtins);
+  auto simulation = testing::SimulationFromYaml(yaml, {&run->recorder});
   EXPECT_TRUE(simulation.ok()) << simulation.status();
   if (!simulation.ok()) return nullptr;
   run->simulation = *std::move(simulation);
-  run->simulation->AddEventSink(&run->recorder);
   sim::RunOptions options;
   options.until = until;
   absl::Status status = run->simulation->Run(options);

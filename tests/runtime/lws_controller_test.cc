@@ -13,6 +13,7 @@
 #include "kueuesim/policy/registry.h"
 #include "kueuesim/sim/simulation.h"
 #include "testing/scenario_fixtures.h"
+#include "testing/simulation_fixtures.h"
 
 namespace kueuesim {
 namespace {
@@ -47,14 +48,9 @@ class Recorder : public cluster::EventSink {
 
 std::unique_ptr<Recorder> RunYaml(const std::string& yaml) {
   auto recorder = std::make_unique<Recorder>();
-  auto scenario = testing::LoadYaml(yaml, "lws.yaml");
-  EXPECT_TRUE(scenario.ok()) << scenario.status();
-  if (!scenario.ok()) return nullptr;
-  static const policy::PolicyRegistry builtins = policy::PolicyRegistry::WithBuiltins();
-  auto simulation = sim::Simulation::Create(*scenario, builtins);
+  auto simulation = testing::SimulationFromYaml(yaml, {recorder.get()}, "lws.yaml");
   EXPECT_TRUE(simulation.ok()) << simulation.status();
   if (!simulation.ok()) return nullptr;
-  (*simulation)->AddEventSink(recorder.get());
   absl::Status status = (*simulation)->Run(sim::RunOptions{});
   EXPECT_TRUE(status.ok()) << status;
   return recorder;

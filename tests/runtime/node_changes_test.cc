@@ -15,6 +15,7 @@
 #include "kueuesim/policy/registry.h"
 #include "kueuesim/sim/simulation.h"
 #include "testing/scenario_fixtures.h"
+#include "testing/simulation_fixtures.h"
 
 namespace kueuesim {
 namespace {
@@ -51,13 +52,9 @@ struct Run {
 
 absl::StatusOr<std::unique_ptr<Run>> RunYaml(const std::string& yaml) {
   auto run = std::make_unique<Run>();
-  auto scenario = testing::LoadYaml(yaml, "nodes.yaml");
-  if (!scenario.ok()) return scenario.status();
-  static const policy::PolicyRegistry builtins = policy::PolicyRegistry::WithBuiltins();
-  auto simulation = sim::Simulation::Create(*scenario, builtins);
+  auto simulation = testing::SimulationFromYaml(yaml, {&run->recorder}, "nodes.yaml");
   if (!simulation.ok()) return simulation.status();
   run->simulation = *std::move(simulation);
-  run->simulation->AddEventSink(&run->recorder);
   absl::Status status = run->simulation->Run(sim::RunOptions{});
   if (!status.ok()) return status;
   return run;
