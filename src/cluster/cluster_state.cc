@@ -14,11 +14,10 @@
 namespace kueuesim::cluster {
 
 namespace {
+
 // The index maps are absl::flat_hash_maps; this Abseil build has its own
 // string_view type, which their heterogeneous lookup takes.
 absl::string_view LookupKey(std::string_view text) { return absl::string_view(text.data(), text.size()); }
-}  // namespace
-namespace {
 
 constexpr char kPriorityClassLabel[] = "kueue.x-k8s.io/priority-class";
 constexpr char kWorkloadPriorityClassSource[] = "kueue.x-k8s.io/workloadpriorityclass";
