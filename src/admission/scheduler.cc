@@ -569,7 +569,7 @@ void Scheduler::Requeue(Entry* e, CycleResult* result) {
   wl.last_assignment = std::move(e->last_assignment);
   const bool pending_flavors = wl.last_assignment.has_value() && wl.last_assignment->PendingFlavors();
   queues_->Requeue(e->workload, e->requeue_reason, state_->WallTime(now_));
-  if (wl.queue_state == cluster::QueueState::kInadmissible) {
+  if (queues_->PlacementOf(e->workload) == queue::Placement::kParked) {
     ++result->parked;
   } else if (pending_flavors) {
     ++result->requeued_with_pending_flavors;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 
 #include "kueuesim/base/status.h"
 #include "kueuesim/model/selectors.h"
@@ -28,26 +29,27 @@ QueueManager::QueueManager(cluster::ClusterState* state, const policy::QueueOrde
 void QueueManager::NoteHeapSize(CqId cq) {
   const auto rank = static_cast<size_t>(name_rank_[static_cast<size_t>(cq)]);
   const uint64_t bit = uint64_t{1} << (rank % 64);
-  if (queues_[static_cast<size_t>(cq)].heap.empty()) {
+  if (queues_[static_cast<size_t>(cq)].active_count == 0) {
     non_empty_[rank / 64] &= ~bit;
   } else {
     non_empty_[rank / 64] |= bit;
   }
 }
 
-int32_t& QueueManager::PositionOf(WorkloadId id) {
+QueueManager::Slot& QueueManager::SlotOf(WorkloadId id) {
   const auto index = static_cast<size_t>(id);
-  if (index >= positions_.size()) positions_.resize(std::max(index + 1, positions_.size() * 2), kNone);
-  return positions_[index];
+  if (index >= slots_.size()) slots_.resize(std::max(index + 1, slots_.size() * 2));
+  return slots_[index];
 }
 
-QueueManager::HeapEntry QueueManager::EntryFor(WorkloadId id) const {
+QueueManager::HeapEntry QueueManager::EntryFor(CqId cq, WorkloadId id, UnixMicros now) const {
   const cluster::WorkloadRecord& wl = state_->workload(id);
   HeapEntry entry;
   entry.id = id;
   entry.scheduling_hash = wl.scheduling_hash;
   // A policy without a key leaves it zero: every key ties and Compare decides.
   ordering_->Key(wl, &entry.key);
+  entry.needs_check = !NamespaceMatches(cq, wl) || !BackoffExpired(wl, now);
   return entry;
 }
 
@@ -72,108 +74,323 @@ bool QueueManager::Less(const CqQueue& q, bool by_usage, const HeapEntry& a, con
   return wa.input_subsequence < wb.input_subsequence;
 }
 
-void QueueManager::Swap(CqQueue& q, size_t i, size_t j) {
-  std::swap(q.heap[i], q.heap[j]);
-  positions_[static_cast<size_t>(q.heap[i].id)] = static_cast<int32_t>(i);
-  positions_[static_cast<size_t>(q.heap[j].id)] = static_cast<int32_t>(j);
-}
-
-// Go container/heap up().
-void QueueManager::Up(CqQueue& q, CqId cq, size_t j) {
-  const bool by_usage = OrdersByUsage(cq);
+// Go container/heap up() on one side of a bucket.
+void QueueManager::EntryUp(CqQueue& q, bool by_usage, std::vector<HeapEntry>& heap, size_t j) {
   while (j > 0) {
     size_t i = (j - 1) / 2;
-    if (!Less(q, by_usage, q.heap[j], q.heap[i])) break;
-    Swap(q, i, j);
+    if (!Less(q, by_usage, heap[j], heap[i])) break;
+    std::swap(heap[i], heap[j]);
+    slots_[static_cast<size_t>(heap[i].id)].position = static_cast<int32_t>(i);
+    slots_[static_cast<size_t>(heap[j].id)].position = static_cast<int32_t>(j);
     j = i;
   }
 }
 
-// Go container/heap down().
-bool QueueManager::Down(CqQueue& q, CqId cq, size_t i0, size_t n) {
-  const bool by_usage = OrdersByUsage(cq);
+// Go container/heap down() on one side of a bucket.
+bool QueueManager::EntryDown(CqQueue& q, bool by_usage, std::vector<HeapEntry>& heap, size_t i0, size_t n) {
   size_t i = i0;
   while (true) {
     size_t j1 = 2 * i + 1;
     if (j1 >= n) break;
     size_t j = j1;
     size_t j2 = j1 + 1;
-    if (j2 < n && Less(q, by_usage, q.heap[j2], q.heap[j1])) j = j2;
-    if (!Less(q, by_usage, q.heap[j], q.heap[i])) break;
-    Swap(q, i, j);
+    if (j2 < n && Less(q, by_usage, heap[j2], heap[j1])) j = j2;
+    if (!Less(q, by_usage, heap[j], heap[i])) break;
+    std::swap(heap[i], heap[j]);
+    slots_[static_cast<size_t>(heap[i].id)].position = static_cast<int32_t>(i);
+    slots_[static_cast<size_t>(heap[j].id)].position = static_cast<int32_t>(j);
     i = j;
   }
   return i > i0;
 }
 
-void QueueManager::HeapPush(CqQueue& q, CqId cq, WorkloadId id) {
-  cluster::WorkloadRecord& wl = state_->workload(id);
-  wl.queue_state = QueueState::kActive;
+// Go container/heap Init(): every position, then down from the middle.
+void QueueManager::EntryHeapify(CqQueue& q, bool by_usage, std::vector<HeapEntry>& heap) {
+  for (size_t i = 0; i < heap.size(); ++i) slots_[static_cast<size_t>(heap[i].id)].position = static_cast<int32_t>(i);
+  const size_t n = heap.size();
+  for (size_t i = n / 2; i-- > 0;) EntryDown(q, by_usage, heap, i, n);
+}
+
+bool QueueManager::BucketLess(const CqQueue& q, bool by_usage, int32_t a, int32_t b) const {
+  return Less(q, by_usage, q.buckets[static_cast<size_t>(a)].active().front(),
+              q.buckets[static_cast<size_t>(b)].active().front());
+}
+
+void QueueManager::OrderUp(CqQueue& q, bool by_usage, size_t j) {
+  while (j > 0) {
+    size_t i = (j - 1) / 2;
+    if (!BucketLess(q, by_usage, q.order[j], q.order[i])) break;
+    std::swap(q.order[i], q.order[j]);
+    q.buckets[static_cast<size_t>(q.order[i])].rank = static_cast<int32_t>(i);
+    q.buckets[static_cast<size_t>(q.order[j])].rank = static_cast<int32_t>(j);
+    j = i;
+  }
+}
+
+bool QueueManager::OrderDown(CqQueue& q, bool by_usage, size_t i0, size_t n) {
+  size_t i = i0;
+  while (true) {
+    size_t j1 = 2 * i + 1;
+    if (j1 >= n) break;
+    size_t j = j1;
+    size_t j2 = j1 + 1;
+    if (j2 < n && BucketLess(q, by_usage, q.order[j2], q.order[j1])) j = j2;
+    if (!BucketLess(q, by_usage, q.order[j], q.order[i])) break;
+    std::swap(q.order[i], q.order[j]);
+    q.buckets[static_cast<size_t>(q.order[i])].rank = static_cast<int32_t>(i);
+    q.buckets[static_cast<size_t>(q.order[j])].rank = static_cast<int32_t>(j);
+    i = j;
+  }
+  return i > i0;
+}
+
+void QueueManager::OrderUpdate(CqQueue& q, CqId cq, int32_t bucket) {
+  Bucket& b = q.buckets[static_cast<size_t>(bucket)];
+  if (b.active().empty()) {
+    if (b.rank >= 0) OrderRemove(q, cq, bucket);
+    return;
+  }
+  const bool by_usage = OrdersByUsage(cq);
+  if (b.rank < 0) {
+    b.rank = static_cast<int32_t>(q.order.size());
+    q.order.push_back(bucket);
+    OrderUp(q, by_usage, q.order.size() - 1);
+    return;
+  }
+  const auto rank = static_cast<size_t>(b.rank);
+  if (!OrderDown(q, by_usage, rank, q.order.size())) OrderUp(q, by_usage, rank);
+}
+
+void QueueManager::OrderRemove(CqQueue& q, CqId cq, int32_t bucket) {
+  Bucket& b = q.buckets[static_cast<size_t>(bucket)];
+  const auto index = static_cast<size_t>(b.rank);
+  const size_t n = q.order.size() - 1;
+  if (index != n) {
+    std::swap(q.order[index], q.order[n]);
+    q.buckets[static_cast<size_t>(q.order[index])].rank = static_cast<int32_t>(index);
+    const bool by_usage = OrdersByUsage(cq);
+    if (!OrderDown(q, by_usage, index, n)) OrderUp(q, by_usage, index);
+  }
+  q.order.pop_back();
+  b.rank = -1;
+}
+
+int32_t QueueManager::BucketFor(CqQueue& q, uint64_t hash) {
+  auto [it, inserted] = q.bucket_of_hash.try_emplace(hash, 0);
+  if (!inserted) return it->second;
+  int32_t index;
+  if (!q.free_buckets.empty()) {
+    index = q.free_buckets.back();
+    q.free_buckets.pop_back();
+  } else {
+    index = static_cast<int32_t>(q.buckets.size());
+    q.buckets.emplace_back();
+  }
+  it->second = index;
+  Bucket& b = q.buckets[static_cast<size_t>(index)];
+  b.hash = hash;
+  b.active_side = 0;
+  b.parked_is_heap = true;
+  b.hash_parked = false;
+  b.listed = false;
+  b.rank = -1;
+  b.needing_check = {0, 0};
+  return index;
+}
+
+void QueueManager::MaybeFree(CqQueue& q, int32_t bucket) {
+  Bucket& b = q.buckets[static_cast<size_t>(bucket)];
+  if (!b.sides[0].empty() || !b.sides[1].empty() || b.hash_parked || b.listed || b.rank >= 0) return;
+  q.bucket_of_hash.erase(b.hash);
+  q.free_buckets.push_back(bucket);
+}
+
+void QueueManager::ListToUnpark(CqQueue& q, int32_t bucket) {
+  Bucket& b = q.buckets[static_cast<size_t>(bucket)];
+  if (b.listed) return;
+  b.listed = true;
+  q.to_unpark.push_back(bucket);
+}
+
+void QueueManager::ActivePush(CqQueue& q, CqId cq, const HeapEntry& entry) {
+  SlotOf(entry.id);  // grows the slots before any reference into them
+  const int32_t bucket = BucketFor(q, entry.scheduling_hash);
+  Bucket& b = q.buckets[static_cast<size_t>(bucket)];
+  std::vector<HeapEntry>& heap = b.active();
+  slots_[static_cast<size_t>(entry.id)] = Slot{bucket, static_cast<int32_t>(heap.size()), b.active_side};
+  heap.push_back(entry);
+  b.needing_check[b.active_side] += entry.needs_check ? 1 : 0;
+  EntryUp(q, OrdersByUsage(cq), heap, heap.size() - 1);
+  if (b.rank < 0 || slots_[static_cast<size_t>(entry.id)].position == 0) OrderUpdate(q, cq, bucket);
+  cluster::WorkloadRecord& wl = state_->workload(entry.id);
+  wl.queue_state = QueueState::kQueued;
   wl.queued_cq = cq;
-  PositionOf(id) = static_cast<int32_t>(q.heap.size());
-  q.heap.push_back(EntryFor(id));
-  Up(q, cq, q.heap.size() - 1);
+  ++q.active_count;
   NoteHeapSize(cq);
 }
 
-WorkloadId QueueManager::HeapPop(CqQueue& q, CqId cq) {
-  size_t n = q.heap.size() - 1;
-  Swap(q, 0, n);
-  Down(q, cq, 0, n);
-  WorkloadId id = q.heap.back().id;
-  q.heap.pop_back();
-  NoteHeapSize(cq);
+// Go container/heap Remove() on the workload's bucket.
+void QueueManager::ActiveRemove(CqQueue& q, CqId cq, WorkloadId id) {
+  const Slot slot = slots_[static_cast<size_t>(id)];
+  Bucket& b = q.buckets[static_cast<size_t>(slot.bucket)];
+  std::vector<HeapEntry>& heap = b.active();
+  const auto index = static_cast<size_t>(slot.position);
+  const size_t n = heap.size() - 1;
+  if (n != index) {
+    std::swap(heap[index], heap[n]);
+    slots_[static_cast<size_t>(heap[index].id)].position = static_cast<int32_t>(index);
+    const bool by_usage = OrdersByUsage(cq);
+    if (!EntryDown(q, by_usage, heap, index, n)) EntryUp(q, by_usage, heap, index);
+  }
+  b.needing_check[b.active_side] -= heap.back().needs_check ? 1 : 0;
+  heap.pop_back();
+  slots_[static_cast<size_t>(id)] = Slot{};
   state_->workload(id).queue_state = QueueState::kNotQueued;
-  positions_[static_cast<size_t>(id)] = kNone;
+  --q.active_count;
+  OrderUpdate(q, cq, slot.bucket);
+  NoteHeapSize(cq);
+  MaybeFree(q, slot.bucket);
+}
+
+WorkloadId QueueManager::ActivePop(CqQueue& q, CqId cq) {
+  const WorkloadId id = q.buckets[static_cast<size_t>(q.order.front())].active().front().id;
+  ActiveRemove(q, cq, id);
   return id;
 }
 
-void QueueManager::HeapRemove(CqQueue& q, CqId cq, size_t index) {
-  size_t n = q.heap.size() - 1;
+void QueueManager::ParkedInsert(CqQueue& q, CqId cq, const HeapEntry& entry) {
+  SlotOf(entry.id);
+  const int32_t bucket = BucketFor(q, entry.scheduling_hash);
+  Bucket& b = q.buckets[static_cast<size_t>(bucket)];
+  const uint8_t side = b.active_side ^ 1;
+  std::vector<HeapEntry>& parked = b.sides[side];
+  if (parked.empty()) b.parked_is_heap = !OrdersByUsage(cq);
+  slots_[static_cast<size_t>(entry.id)] = Slot{bucket, static_cast<int32_t>(parked.size()), side};
+  parked.push_back(entry);
+  b.needing_check[side] += entry.needs_check ? 1 : 0;
+  if (b.parked_is_heap) EntryUp(q, /*by_usage=*/false, parked, parked.size() - 1);
+  ListToUnpark(q, bucket);
+  cluster::WorkloadRecord& wl = state_->workload(entry.id);
+  wl.queue_state = QueueState::kQueued;
+  wl.queued_cq = cq;
+  ++q.parked_count;
+}
+
+void QueueManager::ParkedRemove(CqQueue& q, CqId cq, WorkloadId id) {
+  const Slot slot = slots_[static_cast<size_t>(id)];
+  Bucket& b = q.buckets[static_cast<size_t>(slot.bucket)];
+  std::vector<HeapEntry>& parked = b.sides[slot.side];
+  const auto index = static_cast<size_t>(slot.position);
+  const size_t n = parked.size() - 1;
   if (n != index) {
-    Swap(q, index, n);
-    if (!Down(q, cq, index, n)) Up(q, cq, index);
+    std::swap(parked[index], parked[n]);
+    slots_[static_cast<size_t>(parked[index].id)].position = static_cast<int32_t>(index);
+    if (b.parked_is_heap && !EntryDown(q, false, parked, index, n)) EntryUp(q, false, parked, index);
   }
-  WorkloadId id = q.heap.back().id;
-  q.heap.pop_back();
+  b.needing_check[slot.side] -= parked.back().needs_check ? 1 : 0;
+  parked.pop_back();
+  slots_[static_cast<size_t>(id)] = Slot{};
+  state_->workload(id).queue_state = QueueState::kNotQueued;
+  --q.parked_count;
+  MaybeFree(q, slot.bucket);
+  (void)cq;
+}
+
+void QueueManager::ParkHash(CqQueue& q, CqId cq, int32_t bucket) {
+  Bucket& b = q.buckets[static_cast<size_t>(bucket)];
+  b.hash_parked = true;
+  ListToUnpark(q, bucket);
+  const size_t count = b.active().size();
+  if (count == 0) return;
+  OrderRemove(q, cq, bucket);
+  const uint8_t parked_side = b.active_side ^ 1;
+  std::vector<HeapEntry>& parked = b.sides[parked_side];
+  if (parked.empty()) {
+    // The active heap becomes the parked side as it is.
+    b.active_side = parked_side;
+    b.parked_is_heap = !OrdersByUsage(cq);
+  } else {
+    std::vector<HeapEntry>& active = b.active();
+    for (const HeapEntry& entry : active) {
+      slots_[static_cast<size_t>(entry.id)] = Slot{bucket, static_cast<int32_t>(parked.size()), parked_side};
+      parked.push_back(entry);
+    }
+    b.needing_check[parked_side] += b.needing_check[b.active_side];
+    b.needing_check[b.active_side] = 0;
+    active.clear();
+    b.parked_is_heap = false;
+  }
+  q.active_count -= count;
+  q.parked_count += count;
   NoteHeapSize(cq);
-  state_->workload(id).queue_state = QueueState::kNotQueued;
-  positions_[static_cast<size_t>(id)] = kNone;
 }
 
-void QueueManager::HeapFix(CqQueue& q, CqId cq, size_t index) {
-  if (!Down(q, cq, index, q.heap.size())) Up(q, cq, index);
+size_t QueueManager::Unpark(CqQueue& q, CqId cq, int32_t bucket, UnixMicros now) {
+  Bucket& b = q.buckets[static_cast<size_t>(bucket)];
+  b.hash_parked = false;
+  const uint8_t parked_side = b.active_side ^ 1;
+  std::vector<HeapEntry>& parked = b.sides[parked_side];
+  if (parked.empty()) return 0;
+  const bool by_usage = OrdersByUsage(cq);
+  std::vector<HeapEntry>& active = b.active();
+  const size_t old_size = active.size();
+  size_t moved;
+  if (b.needing_check[parked_side] == 0 && active.empty()) {
+    // Every parked workload goes back: the parked side becomes the heap.
+    moved = parked.size();
+    const bool was_heap = b.parked_is_heap;
+    b.active_side = parked_side;
+    b.parked_is_heap = true;
+    if (!was_heap) EntryHeapify(q, by_usage, b.active());
+  } else {
+    size_t kept = 0;
+    for (size_t i = 0; i < parked.size(); ++i) {
+      HeapEntry entry = parked[i];
+      if (entry.needs_check) {
+        const cluster::WorkloadRecord& wl = state_->workload(entry.id);
+        if (!NamespaceMatches(cq, wl) || !BackoffExpired(wl, now)) {
+          slots_[static_cast<size_t>(entry.id)].position = static_cast<int32_t>(kept);
+          parked[kept++] = entry;
+          continue;
+        }
+        // Both only change back through AddOrUpdate, which makes a new entry.
+        entry.needs_check = false;
+        --b.needing_check[parked_side];
+      }
+      slots_[static_cast<size_t>(entry.id)] = Slot{bucket, static_cast<int32_t>(active.size()), b.active_side};
+      active.push_back(entry);
+    }
+    parked.resize(kept);
+    b.parked_is_heap = kept == 0 && !by_usage;
+    moved = active.size() - old_size;
+    // The order is total, so the order in which workloads join the heap
+    // does not change what pops first: many joining at once are heapified.
+    if (moved > old_size / 4) {
+      EntryHeapify(q, by_usage, active);
+    } else {
+      for (size_t i = old_size; i < active.size(); ++i) EntryUp(q, by_usage, active, i);
+    }
+  }
+  q.active_count += moved;
+  q.parked_count -= moved;
+  if (moved > 0) OrderUpdate(q, cq, bucket);
+  return moved;
 }
 
-void QueueManager::ParkedInsert(CqQueue& q, WorkloadId id) {
-  cluster::WorkloadRecord& wl = state_->workload(id);
-  wl.queue_state = QueueState::kInadmissible;
-  PositionOf(id) = static_cast<int32_t>(q.parked.size());
-  q.parked.push_back(id);
-}
-
-void QueueManager::ParkedRemove(CqQueue& q, WorkloadId id) {
-  const auto index = static_cast<size_t>(positions_[static_cast<size_t>(id)]);
-  WorkloadId last = q.parked.back();
-  q.parked[index] = last;
-  positions_[static_cast<size_t>(last)] = static_cast<int32_t>(index);
-  q.parked.pop_back();
-  state_->workload(id).queue_state = QueueState::kNotQueued;
-  positions_[static_cast<size_t>(id)] = kNone;
-}
-
-bool QueueManager::MoveToActive(CqQueue& q, CqId cq, WorkloadId id) {
-  ParkedRemove(q, id);
-  HeapPush(q, cq, id);
-  return true;
-}
-
-bool QueueManager::PushActiveIfNotPresent(CqQueue& q, CqId cq, WorkloadId id) {
+void QueueManager::ReorderAfterStickyChange(CqQueue& q, CqId cq, WorkloadId id) {
   const cluster::WorkloadRecord& wl = state_->workload(id);
-  if (q.inflight == id && wl.queue_state == QueueState::kInflight) return false;
-  if (wl.queue_state == QueueState::kInadmissible || wl.queue_state == QueueState::kActive) return false;
-  HeapPush(q, cq, id);
-  return true;
+  if (wl.queued_cq != cq || wl.queue_state != QueueState::kQueued) return;
+  const Slot slot = slots_[static_cast<size_t>(id)];
+  Bucket& b = q.buckets[static_cast<size_t>(slot.bucket)];
+  if (slot.side != b.active_side) {
+    b.parked_is_heap = false;
+    return;
+  }
+  const bool by_usage = OrdersByUsage(cq);
+  std::vector<HeapEntry>& heap = b.active();
+  const auto index = static_cast<size_t>(slot.position);
+  if (!EntryDown(q, by_usage, heap, index, heap.size())) EntryUp(q, by_usage, heap, index);
+  OrderUpdate(q, cq, slot.bucket);
 }
 
 bool QueueManager::BackoffExpired(const cluster::WorkloadRecord& wl, UnixMicros now) const {
@@ -196,6 +413,21 @@ bool QueueManager::NamespaceMatches(CqId cq, const cluster::WorkloadRecord& wl) 
   return known[index] != 0;
 }
 
+Placement QueueManager::PlacementOf(WorkloadId id) const {
+  const cluster::WorkloadRecord& wl = state_->workload(id);
+  switch (wl.queue_state) {
+    case QueueState::kNotQueued:
+      return Placement::kNotQueued;
+    case QueueState::kInflight:
+      return Placement::kInflight;
+    case QueueState::kQueued:
+      break;
+  }
+  const Slot& slot = slots_[static_cast<size_t>(id)];
+  const Bucket& b = queues_[static_cast<size_t>(wl.queued_cq)].buckets[static_cast<size_t>(slot.bucket)];
+  return slot.side == b.active_side ? Placement::kActive : Placement::kParked;
+}
+
 bool QueueManager::AddOrUpdate(WorkloadId id, UnixMicros now, bool reevaluate) {
   cluster::WorkloadRecord& wl = state_->workload(id);
   CqId cq = state_->ClusterQueueOf(wl);
@@ -206,31 +438,57 @@ bool QueueManager::AddOrUpdate(WorkloadId id, UnixMicros now, bool reevaluate) {
   // A workload filed in another ClusterQueue (its LocalQueue changed) moves.
   if (wl.queued_cq != kNone && wl.queued_cq != cq) Delete(id);
   CqQueue& q = queues_[static_cast<size_t>(cq)];
-  if (wl.queue_state == QueueState::kInflight) return true;
-  if (wl.queue_state == QueueState::kInadmissible) {
-    if (!reevaluate) return true;
-    ParkedRemove(q, id);
+  Placement placement = PlacementOf(id);
+  if (placement == Placement::kInflight) return true;
+  if (placement == Placement::kParked) {
+    if (!reevaluate) {
+      // Updated in place: it stays parked, with a fresh entry.
+      const HeapEntry entry = EntryFor(cq, id, now);
+      const Slot slot = slots_[static_cast<size_t>(id)];
+      Bucket& b = q.buckets[static_cast<size_t>(slot.bucket)];
+      HeapEntry& stored = b.sides[slot.side][static_cast<size_t>(slot.position)];
+      if (stored.scheduling_hash == entry.scheduling_hash && stored.key == entry.key) {
+        b.needing_check[slot.side] += (entry.needs_check ? 1 : 0) - (stored.needs_check ? 1 : 0);
+        stored.needs_check = entry.needs_check;
+      } else {
+        ParkedRemove(q, cq, id);
+        ParkedInsert(q, cq, entry);
+      }
+      return true;
+    }
+    ParkedRemove(q, cq, id);
+    placement = Placement::kNotQueued;
   }
-  const bool in_active = wl.queue_state == QueueState::kActive;
+  const bool in_active = placement == Placement::kActive;
   if (!in_active && !BackoffExpired(wl, now)) {
-    ParkedInsert(q, id);
-    wl.queued_cq = cq;
+    ParkedInsert(q, cq, EntryFor(cq, id, now));
     return true;
   }
-  if (state_->cq(cq).spec->queueing_strategy == model::QueueingStrategy::kBestEffortFIFO &&
-      !in_active && q.bulk_moved_hashes.count(wl.scheduling_hash) > 0) {
-    ParkedInsert(q, id);
-    wl.queued_cq = cq;
-    return true;
+  if (state_->cq(cq).spec->queueing_strategy == model::QueueingStrategy::kBestEffortFIFO && !in_active) {
+    auto it = q.bucket_of_hash.find(wl.scheduling_hash);
+    if (it != q.bucket_of_hash.end() && q.buckets[static_cast<size_t>(it->second)].hash_parked) {
+      ParkedInsert(q, cq, EntryFor(cq, id, now));
+      return true;
+    }
   }
+  const HeapEntry entry = EntryFor(cq, id, now);
   if (in_active) {
     // Its priority, timestamp or hash may have changed: a fresh entry.
-    const auto index = static_cast<size_t>(positions_[static_cast<size_t>(id)]);
-    q.heap[index] = EntryFor(id);
-    HeapFix(q, cq, index);
-  } else {
-    HeapPush(q, cq, id);
+    const Slot slot = slots_[static_cast<size_t>(id)];
+    Bucket& b = q.buckets[static_cast<size_t>(slot.bucket)];
+    if (b.hash == entry.scheduling_hash) {
+      std::vector<HeapEntry>& heap = b.active();
+      const auto index = static_cast<size_t>(slot.position);
+      b.needing_check[b.active_side] += (entry.needs_check ? 1 : 0) - (heap[index].needs_check ? 1 : 0);
+      heap[index] = entry;
+      const bool by_usage = OrdersByUsage(cq);
+      if (!EntryDown(q, by_usage, heap, index, heap.size())) EntryUp(q, by_usage, heap, index);
+      OrderUpdate(q, cq, slot.bucket);
+      return true;
+    }
+    ActiveRemove(q, cq, id);
   }
+  ActivePush(q, cq, entry);
   return true;
 }
 
@@ -239,18 +497,18 @@ void QueueManager::Delete(WorkloadId id) {
   CqId cq = wl.queued_cq;
   if (cq == kNone) return;
   CqQueue& q = queues_[static_cast<size_t>(cq)];
-  switch (wl.queue_state) {
-    case QueueState::kActive:
-      HeapRemove(q, cq, static_cast<size_t>(positions_[static_cast<size_t>(id)]));
+  switch (PlacementOf(id)) {
+    case Placement::kActive:
+      ActiveRemove(q, cq, id);
       break;
-    case QueueState::kInadmissible:
-      ParkedRemove(q, id);
+    case Placement::kParked:
+      ParkedRemove(q, cq, id);
       break;
-    case QueueState::kInflight:
+    case Placement::kInflight:
       q.inflight = kNone;
       wl.queue_state = QueueState::kNotQueued;
       break;
-    case QueueState::kNotQueued:
+    case Placement::kNotQueued:
       break;
   }
   if (q.preemptor == id) {
@@ -266,7 +524,7 @@ std::vector<Head> QueueManager::Heads() {
   // those with an empty heap; only the ones that had a head can have one.
   for (CqId cq : inflight_cqs_) {
     CqQueue& q = queues_[static_cast<size_t>(cq)];
-    if (q.heap.empty() && state_->cq(cq).active) q.inflight = kNone;
+    if (q.active_count == 0 && state_->cq(cq).active) q.inflight = kNone;
   }
   inflight_cqs_.clear();
   std::vector<Head> heads;
@@ -280,7 +538,7 @@ std::vector<Head> QueueManager::Heads() {
       CqQueue& q = queues_[static_cast<size_t>(cq)];
       // Entry penalties change LocalQueue usage: re-sort before the pop.
       if (afs_ != nullptr && afs_->OrdersClusterQueue(cq) && afs_->HasPendingPenalty(cq)) RebuildHeap(cq);
-      WorkloadId id = HeapPop(q, cq);
+      WorkloadId id = ActivePop(q, cq);
       cluster::WorkloadRecord& wl = state_->workload(id);
       wl.queue_state = QueueState::kInflight;
       q.inflight = id;
@@ -309,87 +567,74 @@ bool QueueManager::Requeue(WorkloadId id, RequeueReason reason, UnixMicros now) 
                 reason == RequeueReason::kPreemptionFailed;
   }
   if (reason == RequeueReason::kPendingPreemption || reason == RequeueReason::kPendingMigration) {
+    const WorkloadId previous = q.preemptor;
     q.preemptor = id;
     q.preemptor_sticky = !strict;
+    // A queued former preemptor is no longer first: its place is fixed so
+    // that the order stays one total order.
+    if (previous != kNone && previous != id) ReorderAfterStickyChange(q, cq, previous);
+    ReorderAfterStickyChange(q, cq, id);
   }
   if (q.inflight == id) {
     q.inflight = kNone;
     if (wl.queue_state == QueueState::kInflight) wl.queue_state = QueueState::kNotQueued;
   }
-  const bool parked = wl.queue_state == QueueState::kInadmissible;
+  const Placement placement = PlacementOf(id);
   const bool pending_flavors = wl.last_assignment.has_value() && wl.last_assignment->PendingFlavors();
   if (BackoffExpired(wl, now) &&
       (immediate || q.queue_inadmissible_cycle >= heads_calls_ || pending_flavors)) {
-    if (parked) return MoveToActive(q, cq, id);
-    return PushActiveIfNotPresent(q, cq, id);
+    if (placement == Placement::kParked) {
+      ParkedRemove(q, cq, id);
+    } else if (placement == Placement::kActive) {
+      return false;  // already in the heap
+    }
+    ActivePush(q, cq, EntryFor(cq, id, now));
+    return true;
   }
-  if (parked) return false;
-  if (wl.queue_state == QueueState::kActive) return false;
-  ParkedInsert(q, id);
+  if (placement == Placement::kParked || placement == Placement::kActive) return false;
+  const HeapEntry entry = EntryFor(cq, id, now);
   if (state_->gates().scheduling_equivalence_hashing && !strict &&
       (reason == RequeueReason::kNoFit || reason == RequeueReason::kPreemptionNoCandidates)) {
-    q.bulk_moved_hashes.insert(wl.scheduling_hash);
-    // Every queued workload with the same hash is parked too: one pass that
-    // keeps the others, then one heapify (O(n), not a removal per workload).
-    size_t kept = 0;
-    for (const HeapEntry& other : q.heap) {
-      if (other.scheduling_hash == wl.scheduling_hash) {
-        ParkedInsert(q, other.id);
-      } else {
-        q.heap[kept++] = other;
-      }
-    }
-    if (kept != q.heap.size()) {
-      q.heap.resize(kept);
-      Heapify(q, cq);
-      NoteHeapSize(cq);
-    }
+    // Every queued workload with the same hash is parked too (Kueue parks
+    // the head, then moves the others: the same set either way).
+    ParkHash(q, cq, BucketFor(q, entry.scheduling_hash));
   }
+  ParkedInsert(q, cq, entry);
   return true;
-}
-
-void QueueManager::Heapify(CqQueue& q, CqId cq) {
-  for (size_t i = 0; i < q.heap.size(); ++i) positions_[static_cast<size_t>(q.heap[i].id)] = static_cast<int32_t>(i);
-  const size_t n = q.heap.size();
-  for (size_t i = n / 2; i-- > 0;) Down(q, cq, i, n);
 }
 
 int QueueManager::QueueInadmissible(CqId cq, UnixMicros now) {
   CqQueue& q = queues_[static_cast<size_t>(cq)];
   q.queue_inadmissible_cycle = heads_calls_;
-  q.bulk_moved_hashes.clear();
-  if (q.parked.empty()) return 0;
-  // The heap's order is total (ties end on the input sequence), so the
-  // order in which parked workloads join it does not change what pops
-  // first. Many joining at once are heapified together.
-  const size_t old_size = q.heap.size();
-  size_t still_parked = 0;
-  for (WorkloadId id : q.parked) {
-    cluster::WorkloadRecord& wl = state_->workload(id);
-    if (!NamespaceMatches(cq, wl) || !BackoffExpired(wl, now)) {
-      positions_[static_cast<size_t>(id)] = static_cast<int32_t>(still_parked);
-      q.parked[still_parked++] = id;
-      continue;
+  size_t moved = 0;
+  size_t still_listed = 0;
+  for (size_t i = 0; i < q.to_unpark.size(); ++i) {
+    const int32_t bucket = q.to_unpark[i];
+    moved += Unpark(q, cq, bucket, now);
+    Bucket& b = q.buckets[static_cast<size_t>(bucket)];
+    if (!b.parked().empty()) {
+      q.to_unpark[still_listed++] = bucket;
+    } else {
+      b.listed = false;
+      MaybeFree(q, bucket);
     }
-    wl.queue_state = QueueState::kActive;
-    wl.queued_cq = cq;
-    q.heap.push_back(EntryFor(id));
   }
-  q.parked.resize(still_parked);
-  const size_t moved = q.heap.size() - old_size;
+  q.to_unpark.resize(still_listed);
   NoteHeapSize(cq);
-  if (moved > old_size / 4) {
-    Heapify(q, cq);
-  } else {
-    for (size_t i = old_size; i < q.heap.size(); ++i) {
-      positions_[static_cast<size_t>(q.heap[i].id)] = static_cast<int32_t>(i);
-      Up(q, cq, i);
-    }
-  }
   return static_cast<int>(moved);
 }
 
-void QueueManager::RebuildHeap(CqId cq) { Heapify(queues_[static_cast<size_t>(cq)], cq); }
+void QueueManager::RebuildHeap(CqId cq) {
+  CqQueue& q = queues_[static_cast<size_t>(cq)];
+  const bool by_usage = OrdersByUsage(cq);
+  for (Bucket& b : q.buckets) {
+    if (!b.active().empty()) EntryHeapify(q, by_usage, b.active());
+    b.parked_is_heap = b.parked().empty() && !by_usage;
+  }
+  for (size_t k = 0; k < q.order.size(); ++k) q.buckets[static_cast<size_t>(q.order[k])].rank = static_cast<int32_t>(k);
+  const size_t n = q.order.size();
+  for (size_t i = n / 2; i-- > 0;) OrderDown(q, by_usage, i, n);
+}
 
 bool QueueManager::AnyActive() const {
   for (size_t word = 0; word < non_empty_.size(); ++word) {
@@ -406,9 +651,12 @@ bool QueueManager::AnyActive() const {
 std::vector<WorkloadId> QueueManager::Pending(CqId cq) const {
   const CqQueue& q = queues_[static_cast<size_t>(cq)];
   std::vector<WorkloadId> out;
-  out.reserve(q.heap.size() + q.parked.size() + 1);
-  for (const HeapEntry& entry : q.heap) out.push_back(entry.id);
-  out.insert(out.end(), q.parked.begin(), q.parked.end());
+  out.reserve(q.active_count + q.parked_count + 1);
+  for (const Bucket& b : q.buckets) {
+    for (const auto& side : b.sides) {
+      for (const HeapEntry& entry : side) out.push_back(entry.id);
+    }
+  }
   if (q.inflight != kNone) out.push_back(q.inflight);
   return out;
 }

@@ -46,6 +46,16 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::S
     sim->runtimes_.push_back(std::move(runtime));
   }
   KUEUESIM_RETURN_IF_ERROR(sim->CreateMultiKueue(registry));
+  // Streamed workloads come after every object of the scenario files in the
+  // input order (decisions.md: equal priority and timestamp go by input order).
+  for (const scenario::ClusterSpec& spec : sim->scenario_.clusters) {
+    for (const model::Workload& wl : spec.workloads) {
+      sim->next_input_sequence_ = std::max(sim->next_input_sequence_, wl.input_sequence + 1);
+    }
+    for (const model::LeaderWorkerSet& lws : spec.leader_worker_sets) {
+      sim->next_input_sequence_ = std::max(sim->next_input_sequence_, lws.input_sequence + 1);
+    }
+  }
   // The scenario's traces, each a streaming source for its cluster.
   for (const trace::TraceSpec& spec : sim->scenario_.traces) {
     KUEUESIM_ASSIGN_OR_RETURN(std::unique_ptr<trace::WorkloadSource> source, trace::OpenTrace(spec));
@@ -148,6 +158,9 @@ void Simulation::Ingester::HandleEvent(int32_t /*kind*/, int64_t /*a*/, int64_t 
       ++sim_->late_arrivals_;
       next_->arrival = now;
     }
+    // Its place in the input: after everything streamed before it.
+    next_->input_sequence = sim_->next_input_sequence_++;
+    next_->input_subsequence = 0;
     status_ = runtime_->AddWorkload(*std::move(next_));
     next_.reset();
     if (status_.ok()) status_ = Fetch();

@@ -18,7 +18,6 @@ namespace kueuesim::queue {
 namespace {
 
 using cluster::ClusterState;
-using cluster::QueueState;
 using cluster::WorkloadPhase;
 using ::kueuesim::testing::BuildClusterState;
 using ::kueuesim::testing::ClusterQueueYaml;
@@ -141,7 +140,7 @@ TEST_F(QueueManagerTest, HeadsOnePerActiveClusterQueueInNameOrder) {
   EXPECT_EQ(heads[0].cq, Cq("a-cq"));
   EXPECT_EQ(Name(heads[1].workload), "in-b");
   EXPECT_FALSE(heads[0].is_preemptor);
-  EXPECT_EQ(state_->workload(heads[0].workload).queue_state, QueueState::kInflight);
+  EXPECT_EQ(queues_->PlacementOf(heads[0].workload), Placement::kInflight);
   EXPECT_EQ(queues_->ActiveCount(Cq("held")), 1u);
   EXPECT_TRUE(queues_->AnyActive());
   EXPECT_THAT(Names(queues_->Pending(Cq("b-cq"))), UnorderedElementsAre("in-b", "in-b-2"));
@@ -152,7 +151,7 @@ TEST_F(QueueManagerTest, HeadsOnePerActiveClusterQueueInNameOrder) {
 TEST_F(QueueManagerTest, WorkloadWithoutClusterQueueIsNotQueued) {
   Build(CqYaml("cq") + Wl("w"), "missing");
   EXPECT_FALSE(Arrive("w"));
-  EXPECT_EQ(state_->workload(Id("w")).queue_state, QueueState::kNotQueued);
+  EXPECT_EQ(queues_->PlacementOf(Id("w")), Placement::kNotQueued);
   EXPECT_FALSE(queues_->AnyActive());
 }
 
@@ -172,7 +171,7 @@ TEST_F(QueueManagerTest, StrictFifoRequeuesImmediately) {
   EXPECT_THAT(Heads(), ElementsAre("head"));
   queues_->Requeue(Id("head"), RequeueReason::kNamespaceMismatch, kNow);
   EXPECT_EQ(queues_->ParkedCount(Cq("cq")), 1u);
-  EXPECT_EQ(state_->workload(Id("head")).queue_state, QueueState::kInadmissible);
+  EXPECT_EQ(queues_->PlacementOf(Id("head")), Placement::kParked);
   EXPECT_THAT(Heads(), ElementsAre("next"));
 }
 
@@ -188,16 +187,16 @@ TEST_F(QueueManagerTest, BestEffortFifoParksNoFit) {
   Arrive("last");
   EXPECT_THAT(Heads(), ElementsAre("head"));
   EXPECT_TRUE(queues_->Requeue(Id("head"), RequeueReason::kNoFit, kNow));
-  EXPECT_EQ(state_->workload(Id("head")).queue_state, QueueState::kInadmissible);
+  EXPECT_EQ(queues_->PlacementOf(Id("head")), Placement::kParked);
   EXPECT_EQ(queues_->ParkedCount(Cq("cq")), 1u);
   EXPECT_THAT(Heads(), ElementsAre("next"));
   for (RequeueReason reason : {RequeueReason::kFailedAfterNomination, RequeueReason::kPreemptionFailed}) {
     queues_->Requeue(Id("next"), reason, kNow);
-    EXPECT_EQ(state_->workload(Id("next")).queue_state, QueueState::kActive);
+    EXPECT_EQ(queues_->PlacementOf(Id("next")), Placement::kActive);
     EXPECT_THAT(Heads(), ElementsAre("next"));
   }
   queues_->Requeue(Id("next"), RequeueReason::kGeneric, kNow);
-  EXPECT_EQ(state_->workload(Id("next")).queue_state, QueueState::kInadmissible);
+  EXPECT_EQ(queues_->PlacementOf(Id("next")), Placement::kParked);
   EXPECT_THAT(Heads(), ElementsAre("last"));
   EXPECT_EQ(queues_->ParkedCount(Cq("cq")), 2u);
   EXPECT_THAT(Names(queues_->Pending(Cq("cq"))), UnorderedElementsAre("head", "next", "last"));
@@ -213,11 +212,11 @@ TEST_F(QueueManagerTest, RequeueAfterQueueInadmissibleDuringCycleGoesToHeap) {
   EXPECT_THAT(Heads(), ElementsAre("head"));
   EXPECT_EQ(queues_->QueueInadmissible(Cq("cq"), kNow), 0);
   queues_->Requeue(Id("head"), RequeueReason::kNoFit, kNow);
-  EXPECT_EQ(state_->workload(Id("head")).queue_state, QueueState::kActive);
+  EXPECT_EQ(queues_->PlacementOf(Id("head")), Placement::kActive);
   // The next pop starts a new cycle: a NoFit requeue now parks it.
   EXPECT_THAT(Heads(), ElementsAre("head"));
   queues_->Requeue(Id("head"), RequeueReason::kNoFit, kNow);
-  EXPECT_EQ(state_->workload(Id("head")).queue_state, QueueState::kInadmissible);
+  EXPECT_EQ(queues_->PlacementOf(Id("head")), Placement::kParked);
 }
 
 // Setup: BestEffortFIFO; head's flavor cursor has flavors left to try
@@ -231,7 +230,7 @@ TEST_F(QueueManagerTest, PendingFlavorsRequeueToHeap) {
   cursor.last_tried_flavor_idx = {{{state_->FindResource("cpu"), 0}}};
   state_->workload(Id("head")).last_assignment = cursor;
   queues_->Requeue(Id("head"), RequeueReason::kNoFit, kNow);
-  EXPECT_EQ(state_->workload(Id("head")).queue_state, QueueState::kActive);
+  EXPECT_EQ(queues_->PlacementOf(Id("head")), Placement::kActive);
 }
 
 // Setup: BestEffortFIFO with low (priority 0, 10:00) which is requeued with
@@ -284,7 +283,7 @@ TEST_F(QueueManagerTest, QueueInadmissibleMovesParkedBack) {
   Arrive("b");
   state_->workload(Id("c")).requeue_at = kNow + kMinute;
   Arrive("c");
-  EXPECT_EQ(state_->workload(Id("c")).queue_state, QueueState::kInadmissible);
+  EXPECT_EQ(queues_->PlacementOf(Id("c")), Placement::kParked);
   EXPECT_THAT(Heads(), ElementsAre("a"));
   queues_->Requeue(Id("a"), RequeueReason::kNoFit, kNow);
   EXPECT_THAT(Heads(), ElementsAre("b"));
@@ -330,9 +329,9 @@ TEST_F(QueueManagerTest, EquivalenceHashBulkParking) {
   queues_->Requeue(Id("s1"), RequeueReason::kNoFit, kNow);
   EXPECT_EQ(queues_->ParkedCount(Cq("cq")), 3u);
   EXPECT_EQ(queues_->ActiveCount(Cq("cq")), 1u);
-  EXPECT_EQ(state_->workload(Id("s3")).queue_state, QueueState::kInadmissible);
+  EXPECT_EQ(queues_->PlacementOf(Id("s3")), Placement::kParked);
   Arrive("s4");
-  EXPECT_EQ(state_->workload(Id("s4")).queue_state, QueueState::kInadmissible);
+  EXPECT_EQ(queues_->PlacementOf(Id("s4")), Placement::kParked);
   EXPECT_THAT(Heads(), ElementsAre("d"));
   EXPECT_EQ(queues_->QueueInadmissible(Cq("cq"), kNow), 4);
   EXPECT_THAT(Drain(), ElementsAre("s1", "s2", "s3", "s4"));
@@ -357,7 +356,7 @@ TEST_F(QueueManagerTest, BulkParkingOnlyForNoFitReasonsInBestEffortFifo) {
   Heads();
   queues_->Requeue(Id("s1"), RequeueReason::kGeneric, kNow);
   EXPECT_EQ(queues_->ParkedCount(Cq("cq")), 1u);
-  EXPECT_EQ(state_->workload(Id("s2")).queue_state, QueueState::kActive);
+  EXPECT_EQ(queues_->PlacementOf(Id("s2")), Placement::kActive);
 
   Build(CqYaml("cq", "  queueingStrategy: StrictFIFO\n") + workloads);
   Arrive("s1");
@@ -389,16 +388,82 @@ TEST_F(QueueManagerTest, BackoffParksUntilReevaluated) {
   Build(CqYaml("cq") + Wl("w"));
   state_->workload(Id("w")).requeued_condition_false = true;
   Arrive("w");
-  EXPECT_EQ(state_->workload(Id("w")).queue_state, QueueState::kInadmissible);
+  EXPECT_EQ(queues_->PlacementOf(Id("w")), Placement::kParked);
   state_->workload(Id("w")).requeued_condition_false = false;
   queues_->AddOrUpdate(Id("w"), kNow, /*reevaluate=*/false);
-  EXPECT_EQ(state_->workload(Id("w")).queue_state, QueueState::kInadmissible);
+  EXPECT_EQ(queues_->PlacementOf(Id("w")), Placement::kParked);
   queues_->AddOrUpdate(Id("w"), kNow, /*reevaluate=*/true);
-  EXPECT_EQ(state_->workload(Id("w")).queue_state, QueueState::kActive);
+  EXPECT_EQ(queues_->PlacementOf(Id("w")), Placement::kActive);
   EXPECT_THAT(Heads(), ElementsAre("w"));
   // A requeue of a workload that is no longer pending does nothing.
   state_->workload(Id("w")).phase = WorkloadPhase::kQuotaReserved;
   EXPECT_FALSE(queues_->Requeue(Id("w"), RequeueReason::kNoFit, kNow));
+}
+
+// Setup: BestEffortFIFO with two shapes interleaved in time: small s1..s4
+// (1 cpu, 10:00, 10:02, 10:04, 10:06) and large l1..l3 (7 cpu, 10:01, 10:03,
+// 10:05). s1 is popped and parked for NoFit (its shape with it), then l1
+// likewise; s5 arrives while its shape is parked. Invariant: the queue is
+// empty; QueueInadmissible brings all eight back and they pop in Kueue's
+// single order (timestamp), interleaving the two shapes.
+TEST_F(QueueManagerTest, ParkedShapesComeBackInOneOrder) {
+  Build(CqYaml("cq") + Wl("s1", 0, "2025-01-01T10:00:00Z") + Wl("l1", 0, "2025-01-01T10:01:00Z", "", "7") +
+        Wl("s2", 0, "2025-01-01T10:02:00Z") + Wl("l2", 0, "2025-01-01T10:03:00Z", "", "7") +
+        Wl("s3", 0, "2025-01-01T10:04:00Z") + Wl("l3", 0, "2025-01-01T10:05:00Z", "", "7") +
+        Wl("s4", 0, "2025-01-01T10:06:00Z") + Wl("s5", 0, "2025-01-01T10:07:00Z"));
+  for (const char* name : {"s4", "l3", "s3", "l2", "s2", "l1", "s1"}) Arrive(name);
+  EXPECT_THAT(Heads(), ElementsAre("s1"));
+  queues_->Requeue(Id("s1"), RequeueReason::kNoFit, kNow);
+  EXPECT_THAT(Heads(), ElementsAre("l1"));
+  queues_->Requeue(Id("l1"), RequeueReason::kNoFit, kNow);
+  EXPECT_FALSE(queues_->HasActive(Cq("cq")));
+  Arrive("s5");
+  EXPECT_EQ(queues_->ParkedCount(Cq("cq")), 8u);
+  EXPECT_EQ(queues_->QueueInadmissible(Cq("cq"), kNow), 8);
+  EXPECT_THAT(Drain(), ElementsAre("s1", "l1", "s2", "l2", "s3", "l3", "s4", "s5"));
+}
+
+// Setup: BestEffortFIFO; same-shape workloads a (10:00), b (10:01), c (10:02);
+// b's backoff ends a minute after now. a is popped and parked for NoFit,
+// which parks c with it. Invariant: QueueInadmissible now moves a and c
+// back, b stays parked (its backoff); a minute later b follows, and the
+// order is by timestamp throughout.
+TEST_F(QueueManagerTest, ParkedShapeKeepsWorkloadsInBackoff) {
+  Build(CqYaml("cq") + Wl("a", 0, "2025-01-01T10:00:00Z") + Wl("b", 0, "2025-01-01T10:01:00Z") +
+        Wl("c", 0, "2025-01-01T10:02:00Z"));
+  state_->workload(Id("b")).requeue_at = kNow + kMinute;
+  for (const char* name : {"a", "b", "c"}) Arrive(name);
+  EXPECT_EQ(queues_->PlacementOf(Id("b")), Placement::kParked);
+  EXPECT_THAT(Heads(), ElementsAre("a"));
+  queues_->Requeue(Id("a"), RequeueReason::kNoFit, kNow);
+  EXPECT_EQ(queues_->ParkedCount(Cq("cq")), 3u);
+  EXPECT_EQ(queues_->QueueInadmissible(Cq("cq"), kNow), 2);
+  EXPECT_EQ(queues_->PlacementOf(Id("b")), Placement::kParked);
+  EXPECT_EQ(queues_->QueueInadmissible(Cq("cq"), kNow + kMinute), 1);
+  EXPECT_THAT(Drain(), ElementsAre("a", "b", "c"));
+}
+
+// Setup: BestEffortFIFO; low (priority 0), mid (priority 5) and high
+// (priority 9), each its own shape. low becomes the sticky preemptor, is
+// parked (Generic) and comes back by QueueInadmissible while high is in
+// flight; then high is requeued as the new preemptor. Invariant: low, no
+// longer sticky, takes its place by priority: high, mid, low.
+TEST_F(QueueManagerTest, FormerPreemptorLosesTheHead) {
+  Build(CqYaml("cq") + Wl("low", 0, "2025-01-01T10:00:00Z", "", "1") + Wl("mid", 5, "2025-01-01T10:00:00Z", "", "2") +
+        Wl("high", 9, "2025-01-01T10:00:00Z", "", "3"));
+  Arrive("low");
+  EXPECT_THAT(Heads(), ElementsAre("low"));
+  queues_->Requeue(Id("low"), RequeueReason::kPendingPreemption, kNow);
+  EXPECT_THAT(Heads(), ElementsAre("low"));
+  queues_->Requeue(Id("low"), RequeueReason::kGeneric, kNow);
+  EXPECT_EQ(queues_->PlacementOf(Id("low")), Placement::kParked);
+  Arrive("mid");
+  Arrive("high");
+  EXPECT_THAT(Heads(), ElementsAre("high"));
+  EXPECT_EQ(queues_->QueueInadmissible(Cq("cq"), kNow), 1);
+  queues_->Requeue(Id("high"), RequeueReason::kPendingPreemption, kNow);
+  EXPECT_TRUE(queues_->IsPreemptor(Cq("cq"), Id("high")));
+  EXPECT_THAT(Drain(), ElementsAre("high", "mid", "low"));
 }
 
 // Setup: five workloads arrive; one in the middle of the heap is deleted;
@@ -408,7 +473,7 @@ TEST_F(QueueManagerTest, DeleteFromHeapAndParked) {
   Build(CqYaml("cq") + Wl("p5", 5) + Wl("p4", 4) + Wl("p3", 3) + Wl("p2", 2) + Wl("p1", 1));
   for (const char* name : {"p1", "p2", "p3", "p4", "p5"}) Arrive(name);
   queues_->Delete(Id("p3"));
-  EXPECT_EQ(state_->workload(Id("p3")).queue_state, QueueState::kNotQueued);
+  EXPECT_EQ(queues_->PlacementOf(Id("p3")), Placement::kNotQueued);
   EXPECT_THAT(Heads(), ElementsAre("p5"));
   queues_->Requeue(Id("p5"), RequeueReason::kGeneric, kNow);
   EXPECT_EQ(queues_->ParkedCount(Cq("cq")), 1u);

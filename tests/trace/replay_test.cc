@@ -135,6 +135,28 @@ TEST(TraceReplayTest, LoaderPlacesTracesAndGeneratedObjects) {
   EXPECT_EQ((*sim)->sources()[0]->report().workloads, 3000);
 }
 
+// Setup: five pods created at the same instant with the same priority and
+// shape and no UID, listed p-c, p-a, p-e, p-b, p-d, each holding the only
+// GPU for 10 s. Invariant: Kueue's order ties (priority, timestamp, UID), so
+// decisions.md's input order decides: they run one after the other in the
+// order of the trace, not of their names or of the heap's layout.
+TEST(TraceReplayTest, EqualWorkloadsRunInTraceOrder) {
+  std::string rows = kAlibabaHeader;
+  for (const char* name : {"p-c", "p-a", "p-e", "p-b", "p-d"}) {
+    rows += std::string(name) + ",1000,1024,1,1000,,LS,Succeeded,0,10,0\n";
+  }
+  const std::string path = testing::WriteTemp("replay_ties.csv", rows);
+  auto table = RunTable(TraceYaml("alibaba-gpu-2023", path, "") + Queues("1"));
+  ASSERT_THAT(table, IsOk());
+  std::vector<std::string> order;
+  std::istringstream lines(*table);
+  for (std::string line; std::getline(lines, line);) {
+    const size_t start = line.find("alibaba/") + 8;
+    order.push_back(line.substr(start, line.find(',', start) - start));
+  }
+  EXPECT_THAT(order, ::testing::ElementsAre("p-c", "p-a", "p-e", "p-b", "p-d"));
+}
+
 // Invariant: bad Trace input fails the load or the build of the simulation
 // with a message naming the object and the field.
 TEST(TraceReplayTest, BadTracesAreClearErrors) {

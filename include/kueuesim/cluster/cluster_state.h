@@ -150,7 +150,10 @@ struct LastAssignmentState {
   int32_t NextFlavorToTry(size_t pod_set, ResourceId resource) const;
 };
 
-enum class QueueState : uint8_t { kNotQueued, kActive, kInadmissible, kInflight };
+// Whether a queue holds the workload: kQueued is active or parked (the
+// queue manager's Placement tells which), kInflight popped by the current
+// cycle.
+enum class QueueState : uint8_t { kNotQueued, kQueued, kInflight };
 
 enum class WorkloadPhase : uint8_t {
   kNotArrived,

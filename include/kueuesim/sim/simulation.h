@@ -117,6 +117,8 @@ class Simulation {
   std::vector<std::unique_ptr<trace::WorkloadSource>> sources_;
   std::vector<std::unique_ptr<Ingester>> ingesters_;
   int64_t late_arrivals_ = 0;
+  // The input sequence of the next streamed workload (ties in queue order).
+  int64_t next_input_sequence_ = 0;
   bool started_ = false;
   bool stopped_at_until_ = false;
   int64_t cycles_ = 0;
