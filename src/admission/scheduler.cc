@@ -195,7 +195,6 @@ void Scheduler::GetAssignments(
   UpdateAssignmentForTas(e);
   // recordAssignment (last_state is read nowhere else)
   e->last_assignment = std::move(e->assignment.last_state);
-  e->message = e->assignment.Message(*state_, wl);
 }
 
 void Scheduler::Nominate(std::vector<Entry>* entries, std::vector<Entry>* inadmissible) {
@@ -215,11 +214,11 @@ void Scheduler::Nominate(std::vector<Entry>* entries, std::vector<Entry>* inadmi
     }
     const auto& ns = state_->namespace_info(wl.ns);
     if (failed_checks) {
-      e.message = "The workload has failed admission checks";
+      // Not nominated. Kueue's condition message: "The workload has failed admission checks".
     } else if (!cq.active) {
-      e.message = fmt::format("ClusterQueue {} is inactive", cq.name);
+      // Not nominated. Kueue's condition message: "ClusterQueue <name> is inactive".
     } else if (!ns.exists || !model::MatchesLabelSelector(cq.spec->namespace_selector, ns.labels)) {
-      e.message = "Workload namespace doesn't match ClusterQueue selector";
+      // Not nominated. Kueue's condition message: "Workload namespace doesn't match ClusterQueue selector".
       e.requeue_reason = RequeueReason::kNamespaceMismatch;
     } else {
       // GetAssignments records the entry's last assignment afresh.
@@ -350,7 +349,7 @@ void Scheduler::ProcessEntry(Entry* e, CycleResult* result) {
         wl.has_closed_preemption_gate) {
       e->status = EntryStatus::kPreemptionGated;
       e->requeue_reason = RequeueReason::kPreemptionGated;
-      e->message = "Workload requires preemption, but it's gated";
+      // Kueue's condition message: "Workload requires preemption, but it's gated".
       e->last_assignment.reset();
       return;
     }
@@ -367,13 +366,13 @@ void Scheduler::ProcessEntry(Entry* e, CycleResult* result) {
   }
   if (targets_claimed) {
     e->status = EntryStatus::kSkipped;
-    e->message = "Workload has overlapping preemption targets with another workload";
+    // Kueue's condition message: "Workload has overlapping preemption targets with another workload".
     if (!state_->gates().flavor_fungibility_preserve_scan_progress) e->last_assignment.reset();
     return;
   }
   if (!fits) {
     e->status = EntryStatus::kSkipped;
-    e->message = "Workload no longer fits after processing another workload";
+    // Kueue's condition message: "Workload no longer fits after processing another workload".
     if (!state_->gates().flavor_fungibility_preserve_scan_progress) e->last_assignment.reset();
     return;
   }
@@ -401,7 +400,7 @@ void Scheduler::ProcessEntry(Entry* e, CycleResult* result) {
   if (wfpr.enable && wfpr.block_admission && !state_->gates().disable_wait_for_pods_ready &&
       !admitted_in_cycle_.empty() && !wl.HoldsQuota()) {
     e->status = EntryStatus::kSkipped;
-    e->message = "waiting for all admitted workloads to be in PodsReady condition";
+    // Kueue's condition message: "waiting for all admitted workloads to be in PodsReady condition".
     preempted_in_cycle_.resize(preempted_in_cycle_.size() - e->targets.size());
     return;
   }

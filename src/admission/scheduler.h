@@ -102,7 +102,6 @@ class Scheduler : public flavor::PreemptionOracle {
     std::vector<policy::PreemptionTarget> targets;
     EntryStatus status = EntryStatus::kNotNominated;
     queue::RequeueReason requeue_reason = queue::RequeueReason::kGeneric;
-    std::string message;
     // The flavor-scan cursor the workload carries into its next cycle.
     std::optional<cluster::LastAssignmentState> last_assignment;
     bool nominated = false;

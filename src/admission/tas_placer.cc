@@ -23,7 +23,7 @@ bool IsExplicit(const model::PodSet& ps) {
 void PodSetError(flavor::Assignment* assignment, size_t index, std::string message) {
   flavor::PodSetAssignmentResult& ps = assignment->pod_sets[index];
   ps.error = true;
-  ps.reasons = {std::move(message)};
+  ps.reasons = {flavor::FlavorReason::Text(std::move(message))};
   assignment->mode_override.reset();
 }
 

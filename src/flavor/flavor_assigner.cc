@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "absl/container/inlined_vector.h"
+
 #include "kueuesim/model/selectors.h"
 
 namespace kueuesim::flavor {
@@ -104,8 +106,8 @@ void AddToUsage(std::vector<FrAmount>* usage, FrId fr, Amount amount) {
 }
 
 // Inserts or overwrites `resource` in a rank-sorted request list.
-void SetRequest(const cluster::ClusterState& state, std::vector<ResourceAmount>* requests,
-                ResourceId resource, Amount amount) {
+template <typename Requests>
+void SetRequest(const cluster::ClusterState& state, Requests* requests, ResourceId resource, Amount amount) {
   auto it = std::find_if(requests->begin(), requests->end(),
                          [&](const ResourceAmount& r) { return r.resource == resource; });
   if (it != requests->end()) {
@@ -235,13 +237,40 @@ std::vector<FrId> Assignment::FrsNeedingPreemption(const cluster::ClusterState& 
   return frs;
 }
 
-std::string Assignment::Message(const cluster::ClusterState& /*state*/,
-                                const cluster::WorkloadRecord& wl) const {
+FlavorReason FlavorReason::Text(std::string text) {
+  FlavorReason reason;
+  reason.text = std::move(text);
+  return reason;
+}
+
+std::string FlavorReason::Text(const cluster::ClusterState& state) const {
+  switch (kind) {
+    case Kind::kText:
+      return text;
+    case Kind::kOverMaximumCapacity: {
+      const std::string& name = state.resource_name(resource);
+      return fmt::format(
+          "insufficient quota for {} in flavor {}, previously considered podsets requests ({}) + "
+          "current podset request ({}) > maximum capacity ({})",
+          name, state.flavor(flavor).name, FormatAmount(assumed, name), FormatAmount(request, name),
+          FormatAmount(limit, name));
+    }
+    case Kind::kInsufficientUnusedQuota: {
+      const std::string& name = state.resource_name(resource);
+      return fmt::format("insufficient unused quota for {} in flavor {}, {} more needed", name,
+                         state.flavor(flavor).name, FormatAmount(request, name));
+    }
+  }
+  return text;
+}
+
+std::string Assignment::Message(const cluster::ClusterState& state, const cluster::WorkloadRecord& wl) const {
   std::string out;
   for (const auto& ps : pod_sets) {
     if (!ps.error && ps.reasons.empty()) continue;
     const std::string& name = wl.pod_sets[static_cast<size_t>(ps.pod_set_index)].spec->name;
-    std::vector<std::string> reasons = ps.reasons;
+    std::vector<std::string> reasons;
+    for (const FlavorReason& reason : ps.reasons) reasons.push_back(reason.Text(state));
     std::sort(reasons.begin(), reasons.end());
     std::string joined;
     for (const auto& r : reasons) joined += (joined.empty() ? "" : ", ") + r;
@@ -269,8 +298,8 @@ bool IsTasRequested(const cluster::ClusterState& state, const ClusterQueueInfo& 
 }
 
 struct FlavorAssigner::FlavorSearchResult {
-  std::vector<ResourceFlavorAssignment> flavors;
-  std::vector<std::string> reasons;
+  FlavorList flavors;
+  std::vector<FlavorReason> reasons;
   bool error = false;
   bool fit = false;  // status nil in Kueue: the best mode was a plain fit
 };
@@ -297,11 +326,13 @@ Assignment FlavorAssigner::Assign(const std::vector<int32_t>* counts) {
       state_.gates().quota_check_strategy && state_.configuration().quota_check_ignore_undeclared;
 
   // Per pod set totals, and the pod set groups in order of first appearance.
+  // (Small inline containers: a workload has few pod sets and resources, and
+  // this runs for every head of every cycle.)
   const size_t n = workload_.pod_sets.size();
   std::vector<std::vector<ResourceAmount>> totals(n);
-  std::vector<int32_t> pod_counts(n);
-  std::vector<std::string> group_keys;
-  std::vector<std::vector<size_t>> groups;
+  absl::InlinedVector<int32_t, 4> pod_counts(n);
+  absl::InlinedVector<std::string, 2> group_keys;
+  absl::InlinedVector<PodSetGroup, 2> groups;
   for (size_t i = 0; i < n; ++i) {
     const cluster::PodSetInfo& ps = workload_.pod_sets[i];
     pod_counts[i] = counts != nullptr ? (*counts)[i] : ps.count;
@@ -315,15 +346,15 @@ Assignment FlavorAssigner::Assign(const std::vector<int32_t>* counts) {
     }
     auto it = std::find(group_keys.begin(), group_keys.end(), key);
     if (it == group_keys.end()) {
-      group_keys.push_back(key);
-      groups.push_back({i});
+      group_keys.push_back(std::move(key));
+      groups.emplace_back().push_back(i);
     } else {
       groups[static_cast<size_t>(it - group_keys.begin())].push_back(i);
     }
   }
 
-  for (const auto& group : groups) {
-    std::vector<ResourceAmount> requests;
+  for (const PodSetGroup& group : groups) {
+    absl::InlinedVector<ResourceAmount, 4> requests;
     for (size_t i : group) {
       for (const ResourceAmount& r : totals[i]) {
         auto it = std::find_if(requests.begin(), requests.end(),
@@ -335,9 +366,9 @@ Assignment FlavorAssigner::Assign(const std::vector<int32_t>* counts) {
         }
       }
     }
-    std::vector<ResourceFlavorAssignment> group_flavors;
+    absl::InlinedVector<ResourceFlavorAssignment, 4> group_flavors;
     bool group_error = false;
-    std::vector<std::string> group_reasons;
+    std::vector<FlavorReason> group_reasons;
     for (const ResourceAmount& request : requests) {
       if (cq_info_.GroupOf(request.resource) == kNone) {
         if (request.amount == 0) continue;
@@ -351,27 +382,30 @@ Assignment FlavorAssigner::Assign(const std::vector<int32_t>* counts) {
       if (result.error || (result.flavors.empty() && !requests.empty())) {
         group_flavors.clear();
         group_error = result.error;
-        group_reasons = result.reasons;
+        group_reasons = std::move(result.reasons);
         break;
       }
       group_flavors.insert(group_flavors.end(), result.flavors.begin(), result.flavors.end());
       if (!result.fit) {
-        group_reasons.insert(group_reasons.end(), result.reasons.begin(), result.reasons.end());
+        group_reasons.insert(group_reasons.end(), std::make_move_iterator(result.reasons.begin()),
+                             std::make_move_iterator(result.reasons.end()));
       }
     }
 
     bool failed = false;
-    for (size_t i : group) {
+    for (size_t member = 0; member < group.size(); ++member) {
+      const size_t i = group[member];
+      const bool last_member = member + 1 == group.size();
       PodSetAssignmentResult ps;
       ps.pod_set_index = static_cast<int32_t>(i);
       ps.count = pod_counts[i];
-      ps.requests = totals[i];
+      ps.requests = std::move(totals[i]);
       // resolvePodSetFlavors: the group's flavors of the resources this pod
       // set requests; a pod set requesting nothing inherits the group's TAS
       // flavors.
-      if (!totals[i].empty()) {
+      if (!ps.requests.empty()) {
         for (const auto& f : group_flavors) {
-          bool requested = std::any_of(totals[i].begin(), totals[i].end(),
+          bool requested = std::any_of(ps.requests.begin(), ps.requests.end(),
                                        [&](const ResourceAmount& r) { return r.resource == f.resource; });
           if (requested) ps.flavors.push_back(f);
         }
@@ -382,10 +416,15 @@ Assignment FlavorAssigner::Assign(const std::vector<int32_t>* counts) {
           if (flavor.exists && !flavor.spec->topology_name.empty()) ps.flavors.push_back(f);
         }
       }
-      ps.reasons = group_reasons;
+      if (last_member) {
+        ps.reasons = std::move(group_reasons);
+      } else {
+        ps.reasons = group_reasons;
+      }
       ps.error = group_error;
       // assignment.append
       std::vector<std::pair<ResourceId, int32_t>> tried;
+      tried.reserve(ps.flavors.size());
       for (const auto& f : ps.flavors) {
         assignment.borrowing = std::max(assignment.borrowing, f.borrow);
         Amount amount = 0;
@@ -412,7 +451,7 @@ Assignment FlavorAssigner::Assign(const std::vector<int32_t>* counts) {
       if (auto failure = result.Failure()) {
         // At least one pod set does not fit: it may after preemptions.
         const auto& failed = result.pod_sets[*failure];
-        assignment.pod_sets[failed.pod_set].reasons.push_back(failed.failure_reason);
+        assignment.pod_sets[failed.pod_set].reasons.push_back(FlavorReason::Text(failed.failure_reason));
         assignment.UpdateMode(failed.pod_set, AssignmentMode::kPreempt);
       } else {
         UpdateForTasResult(&assignment, result);
@@ -437,19 +476,19 @@ Assignment FlavorAssigner::Assign(const std::vector<int32_t>* counts) {
 }
 
 FlavorAssigner::FlavorSearchResult FlavorAssigner::FindFlavorForPodSets(
-    const std::vector<size_t>& pod_sets, const std::vector<ResourceAmount>& requests,
-    ResourceId resource, const std::vector<FrAmount>& usage) {
+    const PodSetGroup& pod_sets, absl::Span<const ResourceAmount> requests, ResourceId resource,
+    const std::vector<FrAmount>& usage) {
   FlavorSearchResult result;
   const int32_t group_index = cq_info_.GroupOf(resource);
   if (group_index == kNone) {
-    result.reasons.push_back(
-        fmt::format("resource {} unavailable in ClusterQueue", state_.resource_name(resource)));
+    result.reasons.push_back(FlavorReason::Text(
+        fmt::format("resource {} unavailable in ClusterQueue", state_.resource_name(resource))));
     return result;
   }
   const cluster::ResourceGroupInfo& group = cq_info_.groups[static_cast<size_t>(group_index)];
   // The requests covered by this resource group, with their index in the
   // group's covered list.
-  std::vector<std::pair<size_t, Amount>> covered;
+  absl::InlinedVector<std::pair<size_t, Amount>, 4> covered;
   for (const ResourceAmount& r : requests) {
     for (size_t c = 0; c < group.covered.size(); ++c) {
       if (group.covered[c] == r.resource) covered.emplace_back(c, r.amount);
@@ -464,7 +503,7 @@ FlavorAssigner::FlavorSearchResult FlavorAssigner::FindFlavorForPodSets(
         state_.gates().tas_recompute_assignment_within_scheduling_cycle));
   const quota::QuotaTree& tree = state_.tree();
 
-  std::vector<ResourceFlavorAssignment> best;
+  FlavorList best;
   GranularMode best_mode = WorstMode();
   int32_t attempted = -1;
   int32_t start = 0;
@@ -485,19 +524,19 @@ FlavorAssigner::FlavorSearchResult FlavorAssigner::FindFlavorForPodSets(
         }
       }
       if (!in_mapping) {
-        result.reasons.push_back(fmt::format(
+        result.reasons.push_back(FlavorReason::Text(fmt::format(
             "skipping flavor {} as it is not found in the nomination mapping for resource {}",
-            flavor_name, state_.resource_name(resource)));
+            flavor_name, state_.resource_name(resource))));
         continue;
       }
     }
     std::vector<std::string> flavor_reasons = CheckFlavorForPodSets(flavor, pod_sets, group);
     if (!flavor_reasons.empty()) {
-      result.reasons.insert(result.reasons.end(), flavor_reasons.begin(), flavor_reasons.end());
+      for (std::string& reason : flavor_reasons) result.reasons.push_back(FlavorReason::Text(std::move(reason)));
       continue;
     }
 
-    std::vector<ResourceFlavorAssignment> assignments;
+    FlavorList assignments;
     GranularMode representative = BestMode();
     for (const auto& [c, value] : covered) {
       const ResourceId r = group.covered[c];
@@ -511,22 +550,26 @@ FlavorAssigner::FlavorSearchResult FlavorAssigner::FindFlavorForPodSets(
       int32_t borrow = 0;
       if (val > max_capacity) {
         mode = PreemptionMode::kNoFit;
-        result.reasons.push_back(fmt::format(
-            "insufficient quota for {} in flavor {}, previously considered podsets requests ({}) + "
-            "current podset request ({}) > maximum capacity ({})",
-            state_.resource_name(r), flavor_name, FormatAmount(assumed, state_.resource_name(r)),
-            FormatAmount(value, state_.resource_name(r)),
-            FormatAmount(max_capacity, state_.resource_name(r))));
+        FlavorReason reason;
+        reason.kind = FlavorReason::Kind::kOverMaximumCapacity;
+        reason.resource = r;
+        reason.flavor = flavor;
+        reason.assumed = assumed;
+        reason.request = value;
+        reason.limit = max_capacity;
+        result.reasons.push_back(std::move(reason));
       } else {
         auto [level, may_reclaim] = tree.FindHeightOfLowestSubtreeThatFits(cq_info_.node, fr, val);
         borrow = level;
         if (val <= available) {
           mode = PreemptionMode::kFit;
         } else {
-          result.reasons.push_back(fmt::format(
-              "insufficient unused quota for {} in flavor {}, {} more needed",
-              state_.resource_name(r), flavor_name,
-              FormatAmount(SubAmounts(val, available), state_.resource_name(r))));
+          FlavorReason reason;
+          reason.kind = FlavorReason::Kind::kInsufficientUnusedQuota;
+          reason.resource = r;
+          reason.flavor = flavor;
+          reason.request = SubAmounts(val, available);
+          result.reasons.push_back(std::move(reason));
           const auto& preemption = cq_info_.spec->preemption;
           const bool can_preempt_while_borrowing =
               (preemption.borrow_within_cohort.has_value() &&
@@ -561,19 +604,19 @@ FlavorAssigner::FlavorSearchResult FlavorAssigner::FindFlavorForPodSets(
 
     if (fungibility_gate) {
       if (!ShouldTryNextFlavor(representative, fungibility)) {
-        best = std::move(assignments);
+        best.assign(assignments.begin(), assignments.end());
         best_mode = representative;
         break;
       }
       if (IsPreferred(representative, best_mode, fungibility)) {
-        best = std::move(assignments);
+        best.assign(assignments.begin(), assignments.end());
         best_mode = representative;
       }
     } else if (representative.preemption_mode > best_mode.preemption_mode) {
-      best = std::move(assignments);
+      best.assign(assignments.begin(), assignments.end());
       best_mode = representative;
       if (best_mode.preemption_mode == PreemptionMode::kFit) {
-        result.flavors = std::move(best);
+        result.flavors.assign(best.begin(), best.end());
         result.fit = true;
         result.reasons.clear();
         return result;
@@ -584,18 +627,18 @@ FlavorAssigner::FlavorSearchResult FlavorAssigner::FindFlavorForPodSets(
   if (fungibility_gate) {
     for (auto& a : best) a.tried_flavor_idx = attempted == num_flavors - 1 ? -1 : attempted;
     if (best_mode.preemption_mode == PreemptionMode::kFit) {
-      result.flavors = std::move(best);
+      result.flavors.assign(best.begin(), best.end());
       result.fit = true;
       result.reasons.clear();
       return result;
     }
   }
-  result.flavors = std::move(best);
+  result.flavors.assign(best.begin(), best.end());
   return result;
 }
 
 std::vector<std::string> FlavorAssigner::CheckFlavorForPodSets(
-    FlavorId flavor_id, const std::vector<size_t>& pod_sets,
+    FlavorId flavor_id, const PodSetGroup& pod_sets,
     const cluster::ResourceGroupInfo& group) const {
   const cluster::FlavorInfo& flavor = state_.flavor(flavor_id);
   if (!flavor.exists) return {fmt::format("flavor {} not found", flavor.name)};

@@ -34,6 +34,32 @@ struct ResourceFlavorAssignment {
   int32_t borrow = 0;
 };
 
+// Why a pod set does not fit in a flavor. Quota shortfalls, which the
+// admission loop produces for most heads of a busy cluster and rarely
+// reports, keep their figures and are worded only when asked (Text).
+struct FlavorReason {
+  enum class Kind : uint8_t {
+    kText,
+    // "insufficient quota for R in flavor F, previously considered podsets
+    // requests (assumed) + current podset request (request) > maximum
+    // capacity (limit)"
+    kOverMaximumCapacity,
+    // "insufficient unused quota for R in flavor F, (request) more needed"
+    kInsufficientUnusedQuota,
+  };
+  Kind kind = Kind::kText;
+  std::string text;  // kText
+  ResourceId resource = cluster::kNone;
+  FlavorId flavor = cluster::kNone;
+  Amount assumed = 0;
+  Amount request = 0;
+  Amount limit = 0;
+
+  static FlavorReason Text(std::string text);
+  // Kueue's message.
+  std::string Text(const cluster::ClusterState& state) const;
+};
+
 struct PodSetAssignmentResult {
   int32_t pod_set_index = 0;  // index in the workload's pod sets
   int32_t count = 0;
@@ -43,7 +69,7 @@ struct PodSetAssignmentResult {
   // Flavors of the requested resources that got one.
   std::vector<ResourceFlavorAssignment> flavors;
   // Why the pod set does not fit (empty when it fits).
-  std::vector<std::string> reasons;
+  std::vector<FlavorReason> reasons;
   bool error = false;
   std::optional<model::TopologyAssignment> topology_assignment;
   // delayedTopologyRequest Pending: the topology is assigned later (after a

@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
+#include "absl/types/span.h"
 #include "kueuesim/cluster/cluster_state.h"
 #include "kueuesim/cluster/tas_cache.h"
 #include "kueuesim/flavor/assignment.h"
@@ -114,12 +116,14 @@ class FlavorAssigner {
   Assignment Assign(const std::vector<int32_t>* counts = nullptr);
 
  private:
+  // The pod sets assigned together (a pod set group), by index.
+  using PodSetGroup = absl::InlinedVector<size_t, 2>;
+  using FlavorList = absl::InlinedVector<ResourceFlavorAssignment, 4>;
   struct FlavorSearchResult;
-  FlavorSearchResult FindFlavorForPodSets(const std::vector<size_t>& pod_sets,
-                                          const std::vector<cluster::ResourceAmount>& requests,
+  FlavorSearchResult FindFlavorForPodSets(const PodSetGroup& pod_sets,
+                                          absl::Span<const cluster::ResourceAmount> requests,
                                           ResourceId resource, const std::vector<FrAmount>& usage);
-  std::vector<std::string> CheckFlavorForPodSets(FlavorId flavor,
-                                                 const std::vector<size_t>& pod_sets,
+  std::vector<std::string> CheckFlavorForPodSets(FlavorId flavor, const PodSetGroup& pod_sets,
                                                  const cluster::ResourceGroupInfo& group) const;
 
   const cluster::ClusterState& state_;
