@@ -209,10 +209,20 @@ CqId ClusterState::FindClusterQueue(std::string_view name) const {
 }
 
 LqId ClusterState::FindLocalQueue(std::string_view ns, std::string_view name) const {
-  std::string key;
-  key.reserve(ns.size() + 1 + name.size());
-  key.append(ns).append("/").append(name);
-  auto it = lq_index_.find(key);
+  // The index key "ns/name", built on the stack when it fits (every
+  // arriving workload looks its LocalQueue up).
+  const size_t size = ns.size() + 1 + name.size();
+  char buffer[256];
+  std::string heap_key;
+  char* key = buffer;
+  if (size > sizeof(buffer)) {
+    heap_key.resize(size);
+    key = heap_key.data();
+  }
+  std::copy(ns.begin(), ns.end(), key);
+  key[ns.size()] = '/';
+  std::copy(name.begin(), name.end(), key + ns.size() + 1);
+  auto it = lq_index_.find(absl::string_view(key, size));
   return it == lq_index_.end() ? kNone : it->second;
 }
 
@@ -269,6 +279,31 @@ absl::StatusOr<std::vector<ResourceAmount>> ClusterState::EffectiveRequests(
     const model::PodSet& pod_set, const std::string& key) {
   // Drop excluded prefixes, then apply transformations
   // (workload.dropExcludedResources / applyResourceTransformations).
+  if (configuration_.transformations.empty()) {
+    // Without transformations (the common case, and every arriving
+    // workload comes here): the kept requests by name, the last of a
+    // repeated name winning, as the map below would give.
+    std::vector<std::pair<const std::string*, Amount>> kept;
+    kept.reserve(pod_set.requests.size());
+    for (const auto& request : pod_set.requests) {
+      bool excluded = false;
+      for (const auto& prefix : configuration_.exclude_resource_prefixes) {
+        if (request.name.compare(0, prefix.size(), prefix) == 0) excluded = true;
+      }
+      if (excluded) continue;
+      auto same = std::find_if(kept.begin(), kept.end(), [&](const auto& k) { return *k.first == request.name; });
+      if (same != kept.end()) {
+        same->second = request.amount;
+      } else {
+        kept.emplace_back(&request.name, request.amount);
+      }
+    }
+    std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return *a.first < *b.first; });
+    std::vector<ResourceAmount> out;
+    out.reserve(kept.size());
+    for (const auto& [name, amount] : kept) out.push_back({InternResource(*name), amount});
+    return out;
+  }
   std::map<std::string, Amount> requests;
   for (const auto& request : pod_set.requests) {
     bool excluded = false;
