@@ -79,7 +79,16 @@ std::vector<policy::PreemptionTarget> Scheduler::GetTargets(WorkloadId workload,
   // workloadFits also places the TAS pod sets on the snapshot with the
   // candidates removed.
   std::function<bool()> topology_fits;
+  bool requests_topology = false;
   if (placer_ != nullptr && state_->gates().topology_aware_scheduling) {
+    const cluster::ClusterQueueInfo& info = state_->cq(cq);
+    for (const auto& ps : state_->workload(workload).pod_sets) {
+      requests_topology = requests_topology || flavor::IsTasRequested(*state_, info, *ps.spec);
+    }
+  }
+  // (Without a pod set that asks for a topology there is nothing to place:
+  // the assignment is not copied.)
+  if (requests_topology) {
     auto tas_assignment = std::make_shared<flavor::Assignment>(assignment);
     auto tas_requests = std::make_shared<std::vector<flavor::TasPodSetRequest>>(
         placer_->Requests(cq, workload, tas_assignment.get()));
