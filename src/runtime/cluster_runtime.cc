@@ -227,10 +227,9 @@ absl::Status ClusterRuntime::Start() {
   return absl::OkStatus();
 }
 
-absl::Status ClusterRuntime::AddWorkload(model::Workload workload) {
-  KUEUESIM_CHECK(workload.arrival >= engine_->now());
-  KUEUESIM_ASSIGN_OR_RETURN(WorkloadId id,
-                            state_->AddWorkload(std::make_shared<const model::Workload>(std::move(workload))));
+absl::Status ClusterRuntime::AddWorkload(std::shared_ptr<const model::Workload> workload) {
+  KUEUESIM_CHECK(workload->arrival >= engine_->now());
+  KUEUESIM_ASSIGN_OR_RETURN(WorkloadId id, state_->AddWorkload(std::move(workload)));
   engine_->Schedule(state_->workload(id).arrival, this, kArrival, id);
   return absl::OkStatus();
 }

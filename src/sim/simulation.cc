@@ -136,20 +136,24 @@ absl::Status Simulation::AddWorkloadSource(std::unique_ptr<trace::WorkloadSource
 absl::Status Simulation::Ingester::Fetch() {
   auto next = source_->Next();
   if (!next.ok()) return next.status();
-  next_ = *std::move(next);
+  if (next->has_value()) {
+    next_ = std::make_shared<model::Workload>(std::move(**next));
+  } else {
+    next_.reset();
+  }
   return absl::OkStatus();
 }
 
 absl::Status Simulation::Ingester::Prime() {
   KUEUESIM_RETURN_IF_ERROR(Fetch());
-  if (next_.has_value()) sim_->engine_.Schedule(std::max<SimTime>(next_->arrival, 0), this, 0);
+  if (next_ != nullptr) sim_->engine_.Schedule(std::max<SimTime>(next_->arrival, 0), this, 0);
   return absl::OkStatus();
 }
 
 void Simulation::Ingester::HandleEvent(int32_t /*kind*/, int64_t /*a*/, int64_t /*b*/) {
   // Add every workload due now, then wait for the next one.
   const SimTime now = sim_->engine_.now();
-  while (next_.has_value() && status_.ok()) {
+  while (next_ != nullptr && status_.ok()) {
     if (next_->arrival > now) {
       sim_->engine_.Schedule(next_->arrival, this, 0);
       return;
@@ -161,7 +165,7 @@ void Simulation::Ingester::HandleEvent(int32_t /*kind*/, int64_t /*a*/, int64_t 
     // Its place in the input: after everything streamed before it.
     next_->input_sequence = sim_->next_input_sequence_++;
     next_->input_subsequence = 0;
-    status_ = runtime_->AddWorkload(*std::move(next_));
+    status_ = runtime_->AddWorkload(std::move(next_));
     next_.reset();
     if (status_.ok()) status_ = Fetch();
   }

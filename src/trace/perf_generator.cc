@@ -329,7 +329,8 @@ class PerfGenerator : public RecordFormat {
     const int64_t si = cursor.k / per_round;
     const size_t i = static_cast<size_t>(cursor.k % per_round);
     const WorkloadTemplate& wt = ws.workloads[i];
-    ParsedRecord record;
+    // Built where it is returned (a Workload is large to move).
+    ParsedRecord& record = out->emplace();
     record.time = cursor.time;
     model::Workload& wl = record.workload;
     wl.meta.source.file = spec_.path;
@@ -354,9 +355,8 @@ class PerfGenerator : public RecordFormat {
     pos->line = wt.line;
     if (!reason.empty()) {
       // Only a user mapping can make a generated workload invalid.
+      out->reset();
       Skip(report, wt.line, reason);
-    } else {
-      *out = std::move(record);
     }
     if (cursor.k + 1 < ws.count * per_round) {
       heap_.push({cursor.time + ws.interval_ms * kMillisecond, cursor.queue, cursor.set, cursor.k + 1});

@@ -128,7 +128,7 @@ class ClusterRuntime : public engine::EventHandler {
 
   // Adds a workload during the run (streaming sources); it arrives at its
   // kueuesim.io/arrival time, which must not be in the past.
-  absl::Status AddWorkload(model::Workload workload);
+  absl::Status AddWorkload(std::shared_ptr<const model::Workload> workload);
 
   // --- Owners (workload controllers) ---
   int32_t RegisterOwner(WorkloadOwner* owner);

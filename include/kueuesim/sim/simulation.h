@@ -97,7 +97,9 @@ class Simulation {
     Simulation* sim_;
     trace::WorkloadSource* source_;
     runtime::ClusterRuntime* runtime_;
-    std::optional<model::Workload> next_;
+    // The next workload, already on the heap where the cluster keeps it
+    // (a Workload is large: moving it costs more than the pointer).
+    std::shared_ptr<model::Workload> next_;
     absl::Status status_;
   };
 
