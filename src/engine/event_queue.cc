@@ -8,33 +8,46 @@
 
 namespace kueuesim::engine {
 
+// Both sift with a hole: the moving event is written once, where it ends,
+// instead of being swapped at every level (the same comparisons, so the
+// same heap as swapping).
 void EventQueue::Push(const Event& event) {
   heap_.push_back(event);
   size_t i = heap_.size() - 1;
   while (i > 0) {
     size_t parent = (i - 1) / 2;
-    if (!Before(heap_[i], heap_[parent])) break;
-    std::swap(heap_[i], heap_[parent]);
+    if (!Before(event, heap_[parent])) break;
+    heap_[i] = heap_[parent];
     i = parent;
   }
+  heap_[i] = event;
 }
 
 Event EventQueue::Pop() {
   Event top = heap_.front();
-  heap_.front() = heap_.back();
+  const Event last = heap_.back();
   heap_.pop_back();
-  size_t i = 0;
   const size_t n = heap_.size();
+  if (n == 0) return top;
+  size_t i = 0;
   while (true) {
     size_t left = 2 * i + 1;
     size_t right = left + 1;
-    size_t smallest = i;
-    if (left < n && Before(heap_[left], heap_[smallest])) smallest = left;
-    if (right < n && Before(heap_[right], heap_[smallest])) smallest = right;
-    if (smallest == i) break;
-    std::swap(heap_[i], heap_[smallest]);
-    i = smallest;
+    const Event* smallest = &last;
+    size_t next = i;
+    if (left < n && Before(heap_[left], *smallest)) {
+      smallest = &heap_[left];
+      next = left;
+    }
+    if (right < n && Before(heap_[right], *smallest)) {
+      smallest = &heap_[right];
+      next = right;
+    }
+    if (next == i) break;
+    heap_[i] = *smallest;
+    i = next;
   }
+  heap_[i] = last;
   return top;
 }
 
