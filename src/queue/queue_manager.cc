@@ -74,20 +74,24 @@ bool QueueManager::Less(const CqQueue& q, bool by_usage, const HeapEntry& a, con
   return wa.input_subsequence < wb.input_subsequence;
 }
 
-// Go container/heap up() on one side of a bucket.
+// Go container/heap up() and down() on one side of a bucket. They sift with
+// a hole: the moving entry is written once, where it ends (the same
+// comparisons as Go's swaps, so the same heap).
 void QueueManager::EntryUp(CqQueue& q, bool by_usage, std::vector<HeapEntry>& heap, size_t j) {
+  const HeapEntry moving = heap[j];
   while (j > 0) {
     size_t i = (j - 1) / 2;
-    if (!Less(q, by_usage, heap[j], heap[i])) break;
-    std::swap(heap[i], heap[j]);
-    slots_[static_cast<size_t>(heap[i].id)].position = static_cast<int32_t>(i);
+    if (!Less(q, by_usage, moving, heap[i])) break;
+    heap[j] = heap[i];
     slots_[static_cast<size_t>(heap[j].id)].position = static_cast<int32_t>(j);
     j = i;
   }
+  heap[j] = moving;
+  slots_[static_cast<size_t>(moving.id)].position = static_cast<int32_t>(j);
 }
 
-// Go container/heap down() on one side of a bucket.
 bool QueueManager::EntryDown(CqQueue& q, bool by_usage, std::vector<HeapEntry>& heap, size_t i0, size_t n) {
+  const HeapEntry moving = heap[i0];
   size_t i = i0;
   while (true) {
     size_t j1 = 2 * i + 1;
@@ -95,12 +99,13 @@ bool QueueManager::EntryDown(CqQueue& q, bool by_usage, std::vector<HeapEntry>& 
     size_t j = j1;
     size_t j2 = j1 + 1;
     if (j2 < n && Less(q, by_usage, heap[j2], heap[j1])) j = j2;
-    if (!Less(q, by_usage, heap[j], heap[i])) break;
-    std::swap(heap[i], heap[j]);
+    if (!Less(q, by_usage, heap[j], moving)) break;
+    heap[i] = heap[j];
     slots_[static_cast<size_t>(heap[i].id)].position = static_cast<int32_t>(i);
-    slots_[static_cast<size_t>(heap[j].id)].position = static_cast<int32_t>(j);
     i = j;
   }
+  heap[i] = moving;
+  slots_[static_cast<size_t>(moving.id)].position = static_cast<int32_t>(i);
   return i > i0;
 }
 
