@@ -603,6 +603,8 @@ CycleResult Scheduler::RunCycle(SimTime now) {
   inadmissible.clear();
   Nominate(&entries, &inadmissible);
   result.heads = static_cast<int>(entries.size() + inadmissible.size());
+  // (Reservations hold whole assignments: no moves as the vector grows.)
+  result.reservations.reserve(entries.size());
 
   if (state_->fair_sharing_enabled()) {
     std::vector<bool> done(entries.size(), false);

@@ -350,7 +350,8 @@ absl::StatusOr<std::vector<ResourceAmount>> ClusterState::EffectiveRequests(
 
 absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model::Workload> spec) {
   WorkloadRecord record;
-  record.key = spec->meta.namespace_ + "/" + spec->meta.name;
+  record.key.reserve(spec->meta.namespace_.size() + 1 + spec->meta.name.size());
+  record.key.append(spec->meta.namespace_).append("/").append(spec->meta.name);
   if (workload_index_.count(record.key)) {
     return InvalidArgument(fmt::format("{}: Workload \"{}\": duplicate workload",
                                        spec->meta.source.ToString(), record.key));
@@ -398,6 +399,7 @@ absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model
     if (!spec->admission.has_value()) record.inadmissible_reason = std::move(reason);
   }
   uint64_t hash = HashCombine(0, static_cast<uint64_t>(static_cast<uint32_t>(record.priority)));
+  record.pod_sets.reserve(spec->pod_sets.size());
   for (const auto& pod_set : spec->pod_sets) {
     PodSetInfo info;
     info.spec = &pod_set;
