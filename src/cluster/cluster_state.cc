@@ -2,6 +2,7 @@
 #include "kueuesim/cluster/cluster_state.h"
 
 #include <algorithm>
+#include <memory>
 #include <functional>
 #include <numeric>
 #include <set>
@@ -498,7 +499,10 @@ void ClusterState::ReleaseWorkload(WorkloadId id) {
   KUEUESIM_CHECK(!wl.admission.has_value() && wl.queue_state == QueueState::kNotQueued);
   workload_index_.erase(wl.key);
   const uint32_t generation = wl.run_generation + 1;
-  wl = WorkloadRecord();
+  // Destroyed and made afresh in place (cheaper than assigning a
+  // temporary: the record is large).
+  std::destroy_at(&wl);
+  std::construct_at(&wl);
   wl.run_generation = generation;
   free_slots_.push_back(id);
 }

@@ -26,6 +26,7 @@
 // TAS configurations (`topology`, or templates with tasLevel) are refused:
 // GeneratedObjects has no Topology. podCount applies only with tasLevel in
 // the Go code, so it is ignored here too.
+#include <charconv>
 #include <memory>
 #include <queue>
 #include <utility>
@@ -39,6 +40,14 @@
 
 namespace kueuesim::trace::internal {
 namespace {
+
+// Appends "-<value>" in decimal.
+void AppendNumber(std::string* out, int64_t value) {
+  char digits[24];
+  const auto result = std::to_chars(digits, digits + sizeof(digits), value);
+  out->push_back('-');
+  out->append(digits, result.ptr);
+}
 
 constexpr char kRunningTimeLabel[] = "kueue.x-k8s.io/performance-scheduler-running-ms";
 constexpr char kClassLabel[] = "kueue.x-k8s.io/performance-scheduler-class";
@@ -345,7 +354,12 @@ class PerfGenerator : public RecordFormat {
     if (wt.cpu != 0) pod_set.requests.push_back({"cpu", wt.cpu});
     wl.pod_sets.push_back(std::move(pod_set));
     PerfFields fields;
-    fields.name = fmt::format("{}-{}-{}-{}", wt.class_name, cursor.set, si, i);
+    // "<class>-<set>-<round>-<index>", as Kueue's generator names them
+    // (built by hand: formatting was a fifth of the generator's cost).
+    fields.name.append(wt.class_name);
+    AppendNumber(&fields.name, static_cast<int64_t>(cursor.set));
+    AppendNumber(&fields.name, si);
+    AppendNumber(&fields.name, static_cast<int64_t>(i));
     fields.cluster_queue = queue.name;
     fields.cohort = queue.cohort;
     fields.class_name = wt.class_name;
