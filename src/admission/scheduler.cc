@@ -211,7 +211,8 @@ void Scheduler::Nominate(std::vector<Entry>* entries, std::vector<Entry>* inadmi
   // Entries are large: reserved once, never relocated.
   entries->reserve(heads.size());
   for (const queue::Head& head : heads) {
-    Entry e;
+    // Built in place (an entry is large); moved out if it is not nominated.
+    Entry& e = entries->emplace_back();
     e.workload = head.workload;
     e.cq = head.cq;
     e.is_preemptor = head.is_preemptor;
@@ -233,11 +234,11 @@ void Scheduler::Nominate(std::vector<Entry>* entries, std::vector<Entry>* inadmi
       // GetAssignments records the entry's last assignment afresh.
       GetAssignments(&e, nullptr);
       e.nominated = true;
-      entries->push_back(std::move(e));
       continue;
     }
     e.last_assignment = wl.last_assignment;
     inadmissible->push_back(std::move(e));
+    entries->pop_back();
   }
 }
 
