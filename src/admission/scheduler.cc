@@ -66,11 +66,11 @@ std::pair<flavor::PreemptionPossibility, int> Scheduler::SimulatePreemption(CqId
 
 std::vector<policy::PreemptionTarget> Scheduler::GetTargets(WorkloadId workload, CqId cq,
                                                             const flavor::Assignment& assignment) {
-  std::vector<FrAmount> usage;
+  cluster::FrAmountList usage;
   for (const FrAmount& u : assignment.usage) {
     if (u.amount != 0) usage.push_back(u);
   }
-  std::vector<cluster::FrId> frs = assignment.FrsNeedingPreemption(*state_);
+  const auto frs = assignment.FrsNeedingPreemption(*state_);
   policy::PreemptionRequest req;
   req.preemptor = workload;
   req.cq = cq;
@@ -242,7 +242,7 @@ void Scheduler::Nominate(std::vector<Entry>* entries, std::vector<Entry>* inadmi
   }
 }
 
-Scheduler::Usage Scheduler::EntryUsage(const Entry& e, std::vector<FrAmount> net_quota) const {
+Scheduler::Usage Scheduler::EntryUsage(const Entry& e, cluster::FrAmountList net_quota) const {
   // netUsage: the topology usage of the assignment, and the quota to add,
   // none for a workload that already holds it.
   Usage usage;
@@ -332,7 +332,7 @@ void Scheduler::ProcessEntry(Entry* e, CycleResult* result) {
           cq.spec->preemption.reclaim_within_cohort == model::PreemptionPolicy::kAny;
       if (!can_always_reclaim ||
           (state_->gates().prioritize_preemptor_workloads && e->is_preemptor)) {
-        std::vector<FrAmount> reserve;
+        cluster::FrAmountList reserve;
         if (!wl.HoldsQuota()) {
           const quota::QuotaTree& tree = state_->tree();
           for (const FrAmount& u : e->assignment.usage) {
@@ -422,7 +422,7 @@ void Scheduler::ProcessEntry(Entry* e, CycleResult* result) {
   Admit(e, usage.quota, result);
 }
 
-void Scheduler::Admit(Entry* e, const std::vector<FrAmount>& usage, CycleResult* result) {
+void Scheduler::Admit(Entry* e, const cluster::FrAmountList& usage, CycleResult* result) {
   cluster::WorkloadRecord& wl = state_->workload(e->workload);
   cluster::ClusterQueueInfo& cq = state_->cq(e->cq);
   // The admission-fair-sharing entry penalty, once per reservation.
@@ -512,10 +512,10 @@ size_t Scheduler::NextFairSharingEntry(const std::vector<Entry>& entries, const 
     entry_of_cq_node[n] = i;
   }
   std::map<std::pair<cluster::NodeId, size_t>, quota::Drs> drs;
-  std::map<size_t, std::vector<FrAmount>> requested;
+  std::map<size_t, cluster::FrAmountList> requested;
   for (size_t i : in_tree) {
     const Entry& e = entries[i];
-    std::vector<FrAmount> usage = EntryUsage(e).quota;
+    cluster::FrAmountList usage = EntryUsage(e).quota;
     snapshot_->AddUsage(e.cq, usage);
     cluster::NodeId n = state_->cq(e.cq).node;
     quota::Drs share = tree.DominantResourceShare(n);

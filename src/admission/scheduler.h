@@ -90,7 +90,7 @@ class Scheduler : public flavor::PreemptionOracle {
 
   // workload.Usage: quota and topology usage.
   struct Usage {
-    std::vector<cluster::FrAmount> quota;
+    cluster::FrAmountList quota;
     cluster::TasUsage tas;
   };
 
@@ -114,12 +114,12 @@ class Scheduler : public flavor::PreemptionOracle {
   std::vector<policy::PreemptionTarget> GetTargets(WorkloadId workload, CqId cq,
                                                    const flavor::Assignment& assignment);
   void UpdateAssignmentForTas(Entry* e);
-  Usage EntryUsage(const Entry& e, std::vector<cluster::FrAmount> net_quota) const;
+  Usage EntryUsage(const Entry& e, cluster::FrAmountList net_quota) const;
   Usage EntryUsage(const Entry& e) const;
   FitsCheck Fits(const Entry& e, const Usage& usage,
                  const std::vector<policy::PreemptionTarget>& targets) const;
   void ProcessEntry(Entry* e, CycleResult* result);
-  void Admit(Entry* e, const std::vector<cluster::FrAmount>& usage, CycleResult* result);
+  void Admit(Entry* e, const cluster::FrAmountList& usage, CycleResult* result);
   std::vector<size_t> ClassicalOrder(const std::vector<Entry>& entries) const;
   size_t NextFairSharingEntry(const std::vector<Entry>& entries, const std::vector<bool>& done);
   void Requeue(Entry* e, CycleResult* result);
@@ -140,7 +140,7 @@ class Scheduler : public flavor::PreemptionOracle {
   std::vector<Entry> cycle_entries_;
   std::vector<Entry> cycle_inadmissible_;
   // Usage added to the snapshot for the cycle only.
-  std::vector<std::pair<CqId, std::vector<cluster::FrAmount>>> temporary_usage_;
+  std::vector<std::pair<CqId, cluster::FrAmountList>> temporary_usage_;
   std::vector<WorkloadId> admitted_in_cycle_;
 };
 

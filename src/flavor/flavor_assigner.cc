@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -88,14 +89,14 @@ bool ShouldTryNextFlavor(const GranularMode& mode, const model::FlavorFungibilit
   return false;
 }
 
-Amount FindAmount(const std::vector<FrAmount>& usage, FrId fr) {
+Amount FindAmount(std::span<const FrAmount> usage, FrId fr) {
   for (const FrAmount& u : usage) {
     if (u.fr == fr) return u.amount;
   }
   return 0;
 }
 
-void AddToUsage(std::vector<FrAmount>* usage, FrId fr, Amount amount) {
+void AddToUsage(cluster::FrAmountList* usage, FrId fr, Amount amount) {
   for (FrAmount& u : *usage) {
     if (u.fr == fr) {
       u.amount = AddAmounts(u.amount, amount);
@@ -224,8 +225,8 @@ cluster::TasUsage ComputeTasNetUsage(const cluster::ClusterState& state,
   return usage;
 }
 
-std::vector<FrId> Assignment::FrsNeedingPreemption(const cluster::ClusterState& state) const {
-  std::vector<FrId> frs;
+absl::InlinedVector<FrId, 4> Assignment::FrsNeedingPreemption(const cluster::ClusterState& state) const {
+  absl::InlinedVector<FrId, 4> frs;
   for (const auto& ps : pod_sets) {
     for (const auto& f : ps.flavors) {
       if (f.mode != AssignmentMode::kPreempt) continue;
@@ -329,7 +330,7 @@ Assignment FlavorAssigner::Assign(const std::vector<int32_t>* counts) {
   // (Small inline containers: a workload has few pod sets and resources, and
   // this runs for every head of every cycle.)
   const size_t n = workload_.pod_sets.size();
-  std::vector<std::vector<ResourceAmount>> totals(n);
+  absl::InlinedVector<absl::InlinedVector<ResourceAmount, 4>, 2> totals(n);
   absl::InlinedVector<int32_t, 4> pod_counts(n);
   absl::InlinedVector<std::string, 2> group_keys;
   absl::InlinedVector<PodSetGroup, 2> groups;
@@ -423,8 +424,7 @@ Assignment FlavorAssigner::Assign(const std::vector<int32_t>* counts) {
       }
       ps.error = group_error;
       // assignment.append
-      std::vector<std::pair<ResourceId, int32_t>> tried;
-      tried.reserve(ps.flavors.size());
+      cluster::LastAssignmentState::TriedFlavors tried;
       for (const auto& f : ps.flavors) {
         assignment.borrowing = std::max(assignment.borrowing, f.borrow);
         Amount amount = 0;
@@ -477,7 +477,7 @@ Assignment FlavorAssigner::Assign(const std::vector<int32_t>* counts) {
 
 FlavorAssigner::FlavorSearchResult FlavorAssigner::FindFlavorForPodSets(
     const PodSetGroup& pod_sets, absl::Span<const ResourceAmount> requests, ResourceId resource,
-    const std::vector<FrAmount>& usage) {
+    std::span<const FrAmount> usage) {
   FlavorSearchResult result;
   const int32_t group_index = cq_info_.GroupOf(resource);
   if (group_index == kNone) {

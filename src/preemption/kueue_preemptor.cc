@@ -7,6 +7,7 @@
 #include <limits>
 #include <set>
 
+#include "absl/container/inlined_vector.h"
 #include "kueuesim/base/status.h"
 #include "kueuesim/policy/preemption.h"
 
@@ -103,8 +104,8 @@ struct Context {
   WorkloadId preemptor;
   CqId cq;
   NodeId node;
-  std::vector<FrAmount> usage;
-  std::vector<FrId> frs;
+  cluster::FrAmountList usage;
+  absl::InlinedVector<FrId, 4> frs;
   const std::function<bool()>* topology_fits;
 };
 
@@ -156,9 +157,9 @@ class KueuePreemptor : public PreemptionPolicy {
                 request.preemptor,
                 request.cq,
                 snapshot.state().cq(request.cq).node,
-                std::vector<FrAmount>(request.usage.begin(), request.usage.end()),
-                std::vector<FrId>(request.frs_needing_preemption.begin(),
-                                  request.frs_needing_preemption.end()),
+                cluster::FrAmountList(request.usage.begin(), request.usage.end()),
+                absl::InlinedVector<FrId, 4>(request.frs_needing_preemption.begin(),
+                                             request.frs_needing_preemption.end()),
                 request.topology_fits};
     std::sort(ctx.frs.begin(), ctx.frs.end());
     if (snapshot.state().fair_sharing_enabled()) return FairPreemptions(ctx);
@@ -220,12 +221,12 @@ class KueuePreemptor : public PreemptionPolicy {
       CandidatesFromCq(ctx, ctx.cq, quota::kNoNode, false, &same_queue);
     }
     if (tree.has_parent(ctx.node) && spec.preemption.reclaim_within_cohort != QueuePolicy::kNever) {
-      std::vector<FrAmount> remaining;
+      cluster::FrAmountList remaining;
       bool advantage = tree.QuantitiesFitInQuota(ctx.node, ctx.usage, &remaining);
       NodeId previous = quota::kNoNode;
       for (NodeId root = tree.parent(ctx.node); root != quota::kNoNode; root = tree.parent(root)) {
         CollectInSubtree(ctx, root, root, previous, advantage, advantage ? &hierarchy : &priority);
-        std::vector<FrAmount> next;
+        cluster::FrAmountList next;
         bool fits = tree.QuantitiesFitInQuota(root, remaining, &next);
         remaining = std::move(next);
         advantage = advantage || fits;

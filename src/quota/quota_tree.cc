@@ -223,9 +223,9 @@ bool QuotaTree::IsWithinNominal(NodeId n, std::span<const FrId> frs) const {
 }
 
 bool QuotaTree::QuantitiesFitInQuota(NodeId n, std::span<const FrAmount> requests,
-                                     std::vector<FrAmount>* remaining) const {
+                                     FrAmountList* remaining) const {
   bool fits = true;
-  std::vector<FrAmount> out;
+  FrAmountList out;
   out.reserve(requests.size());
   for (const FrAmount& request : requests) {
     if (subtree_quota(n, request.fr) < AddAmounts(usage(n, request.fr), request.amount)) fits = false;

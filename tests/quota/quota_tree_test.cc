@@ -182,7 +182,7 @@ TEST_F(WorkedExampleTest, SevenCpuWorkloadBorrowingLevel) {
 // Invariant: a2's own fits-in-quota fails (6 < 7), A's subtree fits (10 >=
 // 2+7); removing 3 of b's usage frees the root to 9 so available(a2) = 9.
 TEST_F(WorkedExampleTest, HierarchicalReclaimArithmetic) {
-  std::vector<FrAmount> remaining;
+  FrAmountList remaining;
   const FrAmount request[] = {{fr_, 7}};
   EXPECT_FALSE(tree_.QuantitiesFitInQuota(N("a2"), request, &remaining));
   ASSERT_EQ(remaining.size(), 1u);

@@ -13,10 +13,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "kueuesim/base/quantity.h"
 #include "kueuesim/base/time.h"
@@ -30,6 +30,7 @@
 namespace kueuesim::cluster {
 
 using quota::FrAmount;
+using quota::FrAmountList;
 using quota::FrId;
 using quota::NodeId;
 using quota::ResourceId;
@@ -124,7 +125,7 @@ struct PodSetAdmission {
     FlavorId flavor = kNone;
     Amount usage = 0;  // total for the pod set
   };
-  std::vector<Entry> entries;
+  absl::InlinedVector<Entry, 2> entries;
   std::optional<model::TopologyAssignment> topology_assignment;
   // delayedTopologyRequest: Pending (topology to be assigned by a second
   // pass, after a ProvisioningRequest, or on the worker with MultiKueue).
@@ -133,15 +134,19 @@ struct PodSetAdmission {
 
 struct AdmissionState {
   CqId cq = kNone;
-  std::vector<PodSetAdmission> pod_sets;  // parallel to WorkloadRecord::pod_sets
-  std::vector<FrAmount> usage;            // aggregated quota usage
+  // Parallel to WorkloadRecord::pod_sets. (Inline: most workloads have one
+  // pod set, and every admission builds one of these.)
+  absl::InlinedVector<PodSetAdmission, 1> pod_sets;
+  FrAmountList usage;  // aggregated quota usage
 };
 
 // The flavor-scan cursor (workload.AssignmentClusterQueueState).
 struct LastAssignmentState {
   // Per assigned pod set (in assignment order): resource -> last tried
   // flavor index (-1: the scan reached the end).
-  std::vector<std::vector<std::pair<ResourceId, int32_t>>> last_tried_flavor_idx;
+  // (Inline: recorded for every head of every cycle.)
+  using TriedFlavors = absl::InlinedVector<std::pair<ResourceId, int32_t>, 2>;
+  absl::InlinedVector<TriedFlavors, 1> last_tried_flavor_idx;
   int64_t cluster_queue_generation = 0;
   int64_t scheduling_cycle = 0;
   uint64_t scheduling_hash = 0;

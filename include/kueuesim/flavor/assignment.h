@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "kueuesim/cluster/cluster_state.h"
 
 namespace kueuesim::flavor {
@@ -65,9 +66,9 @@ struct PodSetAssignmentResult {
   int32_t count = 0;
   // Total requests of the pod set (pods included when the ClusterQueue
   // covers them), by resource.
-  std::vector<cluster::ResourceAmount> requests;
+  absl::InlinedVector<cluster::ResourceAmount, 4> requests;
   // Flavors of the requested resources that got one.
-  std::vector<ResourceFlavorAssignment> flavors;
+  absl::InlinedVector<ResourceFlavorAssignment, 2> flavors;
   // Why the pod set does not fit (empty when it fits).
   std::vector<FlavorReason> reasons;
   bool error = false;
@@ -80,11 +81,13 @@ struct PodSetAssignmentResult {
   const ResourceFlavorAssignment* FlavorFor(ResourceId resource) const;
 };
 
+// Computed for every head of every cycle: its containers are inline for the
+// common workload (one pod set, a few resources).
 struct Assignment {
-  std::vector<PodSetAssignmentResult> pod_sets;  // in assignment (group) order
+  absl::InlinedVector<PodSetAssignmentResult, 1> pod_sets;  // in assignment (group) order
   int32_t borrowing = 0;
   cluster::LastAssignmentState last_state;
-  std::vector<FrAmount> usage;  // quota the workload would take, by FR
+  cluster::FrAmountList usage;  // quota the workload would take, by FR
   std::optional<AssignmentMode> mode_override;
   std::string no_fit_reason;
 
@@ -94,7 +97,7 @@ struct Assignment {
   // representative mode.
   void UpdateMode(size_t pod_set, AssignmentMode mode);
   // FRs whose flavor assignment is in Preempt mode (frsNeedPreemption).
-  std::vector<FrId> FrsNeedingPreemption(const cluster::ClusterState& state) const;
+  absl::InlinedVector<FrId, 4> FrsNeedingPreemption(const cluster::ClusterState& state) const;
   // "couldn't assign flavors to pod set main: ..." (Assignment.Message).
   std::string Message(const cluster::ClusterState& state, const cluster::WorkloadRecord& wl) const;
 };

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -122,7 +123,7 @@ class FlavorAssigner {
   struct FlavorSearchResult;
   FlavorSearchResult FindFlavorForPodSets(const PodSetGroup& pod_sets,
                                           absl::Span<const cluster::ResourceAmount> requests,
-                                          ResourceId resource, const std::vector<FrAmount>& usage);
+                                          ResourceId resource, std::span<const FrAmount> usage);
   std::vector<std::string> CheckFlavorForPodSets(FlavorId flavor, const PodSetGroup& pod_sets,
                                                  const cluster::ResourceGroupInfo& group) const;
 

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "kueuesim/base/quantity.h"
 
 namespace kueuesim::quota {
@@ -40,6 +41,10 @@ struct FrAmount {
   FrId fr = 0;
   Amount amount = 0;
 };
+
+// Quota amounts by FR, as the admission path passes them around: a workload
+// takes few (one per requested resource), so they are kept inline.
+using FrAmountList = absl::InlinedVector<FrAmount, 4>;
 
 // Dominant resource share (kueue DRS). Lower is preferred for admission,
 // higher as a preemption target. Floating point, as in Kueue.
@@ -125,7 +130,7 @@ class QuotaTree {
   // QuantitiesFitInQuota: whether SubtreeQuota >= Usage + request for every
   // FR, and the remaining requests max(0, request - LocalAvailable).
   bool QuantitiesFitInQuota(NodeId n, std::span<const FrAmount> requests,
-                            std::vector<FrAmount>* remaining) const;
+                            FrAmountList* remaining) const;
   // FindHeightOfLowestSubtreeThatFits for a ClusterQueue: the borrowing
   // level and whether reclaim in the hierarchy may be possible.
   std::pair<int, bool> FindHeightOfLowestSubtreeThatFits(NodeId cq, FrId fr, Amount value) const;
