@@ -276,16 +276,16 @@ int32_t ClusterState::ResolvePriority(const model::Workload& spec) const {
   return 0;
 }
 
-absl::StatusOr<std::vector<ResourceAmount>> ClusterState::EffectiveRequests(
-    const model::PodSet& pod_set, const std::string& key) {
+absl::Status ClusterState::EffectiveRequests(const model::PodSet& pod_set, const std::string& key,
+                                             ResourceAmountList* out) {
+  out->clear();
   // Drop excluded prefixes, then apply transformations
   // (workload.dropExcludedResources / applyResourceTransformations).
   if (configuration_.transformations.empty()) {
     // Without transformations (the common case, and every arriving
     // workload comes here): the kept requests by name, the last of a
     // repeated name winning, as the map below would give.
-    std::vector<std::pair<const std::string*, Amount>> kept;
-    kept.reserve(pod_set.requests.size());
+    absl::InlinedVector<std::pair<const std::string*, Amount>, 4> kept;
     for (const auto& request : pod_set.requests) {
       bool excluded = false;
       for (const auto& prefix : configuration_.exclude_resource_prefixes) {
@@ -300,10 +300,8 @@ absl::StatusOr<std::vector<ResourceAmount>> ClusterState::EffectiveRequests(
       }
     }
     std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return *a.first < *b.first; });
-    std::vector<ResourceAmount> out;
-    out.reserve(kept.size());
-    for (const auto& [name, amount] : kept) out.push_back({InternResource(*name), amount});
-    return out;
+    for (const auto& [name, amount] : kept) out->push_back({InternResource(*name), amount});
+    return absl::OkStatus();
   }
   std::map<std::string, Amount> requests;
   for (const auto& request : pod_set.requests) {
@@ -343,10 +341,9 @@ absl::StatusOr<std::vector<ResourceAmount>> ClusterState::EffectiveRequests(
     }
     requests = std::move(transformed);
   }
-  std::vector<ResourceAmount> out;
-  for (const auto& [name, amount] : requests) out.push_back({InternResource(name), amount});
-  // std::map iterates by name: the vector is sorted by resource name.
-  return out;
+  for (const auto& [name, amount] : requests) out->push_back({InternResource(name), amount});
+  // std::map iterates by name: the list is sorted by resource name.
+  return absl::OkStatus();
 }
 
 absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model::Workload> spec) {
@@ -407,7 +404,7 @@ absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model
     info.count = pod_set.count;
     info.min_count = pod_set.min_count.value_or(pod_set.count);
     if (info.min_count < info.count) record.partially_admissible = true;
-    KUEUESIM_ASSIGN_OR_RETURN(info.per_pod, EffectiveRequests(pod_set, record.key));
+    KUEUESIM_RETURN_IF_ERROR(EffectiveRequests(pod_set, record.key, &info.per_pod));
     if (tas_ != nullptr) info.tas_per_pod = tas_->ToRequests(pod_set.requests);
     // DRA applies after the excluded prefixes and transformations
     // (totalRequestsFromPodSets): the replaced extended resources go, the

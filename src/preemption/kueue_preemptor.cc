@@ -253,7 +253,7 @@ class KueuePreemptor : public PreemptionPolicy {
     const bool none_from_other_queues = hierarchy.empty() && priority.empty();
     std::optional<int32_t> threshold;
     const bool forbidden = BorrowWithinCohortForbidden(spec, &threshold);
-    std::vector<bool> attempts;
+    absl::InlinedVector<bool, 2> attempts;
     if (none_from_other_queues || (forbidden && !UnderNominal(ctx))) {
       attempts = {true};
     } else if (forbidden && hierarchy.empty()) {

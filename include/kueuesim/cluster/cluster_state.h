@@ -47,6 +47,9 @@ struct ResourceAmount {
   Amount amount = 0;
 };
 
+// Requests by resource id. Inline: a pod asks for a few resources.
+using ResourceAmountList = absl::InlinedVector<ResourceAmount, 4>;
+
 struct FlavorInfo {
   std::string name;
   bool exists = false;  // false: only referenced, no ResourceFlavor object
@@ -109,7 +112,7 @@ struct PodSetInfo {
   int32_t min_count = 0;  // == count when not partially admissible
   // Per-pod requests after excluded prefixes and transformations, sorted by
   // resource name, zero entries kept (Kueue ignores them where it matters).
-  std::vector<ResourceAmount> per_pod;
+  ResourceAmountList per_pod;
   // The pod template's requests (resources.NewRequestsFromPodSpec: before
   // excluded prefixes and transformations) in TAS resource ids, for
   // topology-aware scheduling; empty when no flavor uses TAS.
@@ -200,7 +203,7 @@ struct WorkloadRecord {
   UnixMicros creation = 0;
   int64_t input_sequence = 0;
   int32_t input_subsequence = 0;
-  std::vector<PodSetInfo> pod_sets;
+  absl::InlinedVector<PodSetInfo, 1> pod_sets;  // (most workloads have one)
   bool partially_admissible = false;
   uint64_t scheduling_hash = 0;
   bool has_closed_preemption_gate = false;
@@ -383,8 +386,10 @@ class ClusterState {
   FlavorId InternFlavor(std::string_view name);
   FrId InternFr(FlavorId flavor, ResourceId resource);
   void ComputeResourceRanks();
-  absl::StatusOr<std::vector<ResourceAmount>> EffectiveRequests(const model::PodSet& pod_set,
-                                                                const std::string& key);
+  // The pod set's per-pod requests after excluded prefixes and
+  // transformations, into `out` (`key` names the workload in errors).
+  absl::Status EffectiveRequests(const model::PodSet& pod_set, const std::string& key,
+                                 ResourceAmountList* out);
 
   std::string name_;
   model::FeatureGates gates_;
