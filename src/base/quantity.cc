@@ -427,35 +427,4 @@ std::string FormatAmount(Amount amount, std::string_view resource_name) {
   return fmt::format("{}{}", sign, magnitude);
 }
 
-Amount AddAmounts(Amount a, Amount b) {
-  if (a == kUnlimited || b == kUnlimited) return kUnlimited;
-  Amount sum = 0;
-  if (__builtin_add_overflow(a, b, &sum)) {
-    return a > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
-  }
-  return sum;
-}
-
-Amount SubAmounts(Amount a, Amount b) {
-  if (a == kUnlimited && b == kUnlimited) return 0;
-  if (a == kUnlimited) return kUnlimited;
-  if (b == kUnlimited) return std::numeric_limits<int64_t>::min();
-  Amount difference = 0;
-  if (__builtin_sub_overflow(a, b, &difference)) {
-    return a >= 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
-  }
-  return difference;
-}
-
-// Plain saturating multiplication: kUnlimited * n stays kUnlimited for n >= 1
-// and is 0 for n == 0. A negative n (outside the contract) also saturates.
-Amount MulAmount(Amount a, int64_t n) {
-  Amount product = 0;
-  if (__builtin_mul_overflow(a, n, &product)) {
-    return (a < 0) == (n < 0) ? std::numeric_limits<int64_t>::max()
-                              : std::numeric_limits<int64_t>::min();
-  }
-  return product;
-}
-
 }  // namespace kueuesim
