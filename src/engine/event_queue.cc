@@ -4,50 +4,23 @@
 #include <algorithm>
 #include <utility>
 
+#include "base/heap_sift.h"
 #include "kueuesim/base/status.h"
 
 namespace kueuesim::engine {
 
-// Both sift with a hole: the moving event is written once, where it ends,
-// instead of being swapped at every level (the same comparisons, so the
-// same heap as swapping).
+// Go's container/heap Push and Pop (the last event moves to the root and
+// sifts down).
 void EventQueue::Push(const Event& event) {
   heap_.push_back(event);
-  size_t i = heap_.size() - 1;
-  while (i > 0) {
-    size_t parent = (i - 1) / 2;
-    if (!Before(event, heap_[parent])) break;
-    heap_[i] = heap_[parent];
-    i = parent;
-  }
-  heap_[i] = event;
+  heap::SiftUp(heap_, heap_.size() - 1, &EventQueue::Before);
 }
 
 Event EventQueue::Pop() {
   Event top = heap_.front();
-  const Event last = heap_.back();
+  heap_.front() = heap_.back();
   heap_.pop_back();
-  const size_t n = heap_.size();
-  if (n == 0) return top;
-  size_t i = 0;
-  while (true) {
-    size_t left = 2 * i + 1;
-    size_t right = left + 1;
-    const Event* smallest = &last;
-    size_t next = i;
-    if (left < n && Before(heap_[left], *smallest)) {
-      smallest = &heap_[left];
-      next = left;
-    }
-    if (right < n && Before(heap_[right], *smallest)) {
-      smallest = &heap_[right];
-      next = right;
-    }
-    if (next == i) break;
-    heap_[i] = *smallest;
-    i = next;
-  }
-  heap_[i] = last;
+  if (!heap_.empty()) heap::SiftDown(heap_, 0, heap_.size(), &EventQueue::Before);
   return top;
 }
 

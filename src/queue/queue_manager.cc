@@ -5,6 +5,7 @@
 #include <numeric>
 #include <utility>
 
+#include "base/heap_sift.h"
 #include "kueuesim/base/status.h"
 #include "kueuesim/model/selectors.h"
 
@@ -74,39 +75,32 @@ bool QueueManager::Less(const CqQueue& q, bool by_usage, const HeapEntry& a, con
   return wa.input_subsequence < wb.input_subsequence;
 }
 
-// Go container/heap up() and down() on one side of a bucket. They sift with
-// a hole: the moving entry is written once, where it ends (the same
-// comparisons as Go's swaps, so the same heap).
+auto QueueManager::EntryOrder(const CqQueue& q, bool by_usage) const {
+  return [this, &q, by_usage](const HeapEntry& a, const HeapEntry& b) { return Less(q, by_usage, a, b); };
+}
+
+auto QueueManager::EntryPlaced() {
+  return [this](const HeapEntry& entry, size_t index) {
+    slots_[static_cast<size_t>(entry.id)].position = static_cast<int32_t>(index);
+  };
+}
+
+auto QueueManager::BucketOrder(const CqQueue& q, bool by_usage) const {
+  return [this, &q, by_usage](int32_t a, int32_t b) { return BucketLess(q, by_usage, a, b); };
+}
+
+auto QueueManager::BucketPlaced(CqQueue& q) {
+  return [&q](int32_t bucket, size_t rank) { q.buckets[static_cast<size_t>(bucket)].rank = static_cast<int32_t>(rank); };
+}
+
+// Go container/heap up() and down() on one side of a bucket; every entry
+// moved records its position in its slot.
 void QueueManager::EntryUp(CqQueue& q, bool by_usage, std::vector<HeapEntry>& heap, size_t j) {
-  const HeapEntry moving = heap[j];
-  while (j > 0) {
-    size_t i = (j - 1) / 2;
-    if (!Less(q, by_usage, moving, heap[i])) break;
-    heap[j] = heap[i];
-    slots_[static_cast<size_t>(heap[j].id)].position = static_cast<int32_t>(j);
-    j = i;
-  }
-  heap[j] = moving;
-  slots_[static_cast<size_t>(moving.id)].position = static_cast<int32_t>(j);
+  heap::SiftUp(heap, j, EntryOrder(q, by_usage), EntryPlaced());
 }
 
 bool QueueManager::EntryDown(CqQueue& q, bool by_usage, std::vector<HeapEntry>& heap, size_t i0, size_t n) {
-  const HeapEntry moving = heap[i0];
-  size_t i = i0;
-  while (true) {
-    size_t j1 = 2 * i + 1;
-    if (j1 >= n) break;
-    size_t j = j1;
-    size_t j2 = j1 + 1;
-    if (j2 < n && Less(q, by_usage, heap[j2], heap[j1])) j = j2;
-    if (!Less(q, by_usage, heap[j], moving)) break;
-    heap[i] = heap[j];
-    slots_[static_cast<size_t>(heap[i].id)].position = static_cast<int32_t>(i);
-    i = j;
-  }
-  heap[i] = moving;
-  slots_[static_cast<size_t>(moving.id)].position = static_cast<int32_t>(i);
-  return i > i0;
+  return heap::SiftDown(heap, i0, n, EntryOrder(q, by_usage), EntryPlaced());
 }
 
 // Go container/heap Init(): every position, then down from the middle.
@@ -121,32 +115,14 @@ bool QueueManager::BucketLess(const CqQueue& q, bool by_usage, int32_t a, int32_
               q.buckets[static_cast<size_t>(b)].active().front());
 }
 
+// The same on the heap of buckets, ordered by their heads; every bucket
+// moved records its rank.
 void QueueManager::OrderUp(CqQueue& q, bool by_usage, size_t j) {
-  while (j > 0) {
-    size_t i = (j - 1) / 2;
-    if (!BucketLess(q, by_usage, q.order[j], q.order[i])) break;
-    std::swap(q.order[i], q.order[j]);
-    q.buckets[static_cast<size_t>(q.order[i])].rank = static_cast<int32_t>(i);
-    q.buckets[static_cast<size_t>(q.order[j])].rank = static_cast<int32_t>(j);
-    j = i;
-  }
+  heap::SiftUp(q.order, j, BucketOrder(q, by_usage), BucketPlaced(q));
 }
 
 bool QueueManager::OrderDown(CqQueue& q, bool by_usage, size_t i0, size_t n) {
-  size_t i = i0;
-  while (true) {
-    size_t j1 = 2 * i + 1;
-    if (j1 >= n) break;
-    size_t j = j1;
-    size_t j2 = j1 + 1;
-    if (j2 < n && BucketLess(q, by_usage, q.order[j2], q.order[j1])) j = j2;
-    if (!BucketLess(q, by_usage, q.order[j], q.order[i])) break;
-    std::swap(q.order[i], q.order[j]);
-    q.buckets[static_cast<size_t>(q.order[i])].rank = static_cast<int32_t>(i);
-    q.buckets[static_cast<size_t>(q.order[j])].rank = static_cast<int32_t>(j);
-    i = j;
-  }
-  return i > i0;
+  return heap::SiftDown(q.order, i0, n, BucketOrder(q, by_usage), BucketPlaced(q));
 }
 
 void QueueManager::OrderUpdate(CqQueue& q, CqId cq, int32_t bucket) {
@@ -281,7 +257,7 @@ void QueueManager::ParkedInsert(CqQueue& q, CqId cq, const HeapEntry& entry) {
   ++q.parked_count;
 }
 
-void QueueManager::ParkedRemove(CqQueue& q, CqId cq, WorkloadId id) {
+void QueueManager::ParkedRemove(CqQueue& q, WorkloadId id) {
   const Slot slot = slots_[static_cast<size_t>(id)];
   Bucket& b = q.buckets[static_cast<size_t>(slot.bucket)];
   std::vector<HeapEntry>& parked = b.sides[slot.side];
@@ -298,7 +274,6 @@ void QueueManager::ParkedRemove(CqQueue& q, CqId cq, WorkloadId id) {
   state_->workload(id).queue_state = QueueState::kNotQueued;
   --q.parked_count;
   MaybeFree(q, slot.bucket);
-  (void)cq;
 }
 
 void QueueManager::ParkHash(CqQueue& q, CqId cq, int32_t bucket) {
@@ -456,12 +431,12 @@ bool QueueManager::AddOrUpdate(WorkloadId id, UnixMicros now, bool reevaluate) {
         b.needing_check[slot.side] += (entry.needs_check ? 1 : 0) - (stored.needs_check ? 1 : 0);
         stored.needs_check = entry.needs_check;
       } else {
-        ParkedRemove(q, cq, id);
+        ParkedRemove(q, id);
         ParkedInsert(q, cq, entry);
       }
       return true;
     }
-    ParkedRemove(q, cq, id);
+    ParkedRemove(q, id);
     placement = Placement::kNotQueued;
   }
   const bool in_active = placement == Placement::kActive;
@@ -507,7 +482,7 @@ void QueueManager::Delete(WorkloadId id) {
       ActiveRemove(q, cq, id);
       break;
     case Placement::kParked:
-      ParkedRemove(q, cq, id);
+      ParkedRemove(q, id);
       break;
     case Placement::kInflight:
       q.inflight = kNone;
@@ -589,7 +564,7 @@ bool QueueManager::Requeue(WorkloadId id, RequeueReason reason, UnixMicros now) 
   if (BackoffExpired(wl, now) &&
       (immediate || q.queue_inadmissible_cycle >= heads_calls_ || pending_flavors)) {
     if (placement == Placement::kParked) {
-      ParkedRemove(q, cq, id);
+      ParkedRemove(q, id);
     } else if (placement == Placement::kActive) {
       return false;  // already in the heap
     }

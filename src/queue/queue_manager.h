@@ -94,6 +94,10 @@ class QueueManager {
   // Pending workloads of a ClusterQueue: active, parked and in flight.
   std::vector<WorkloadId> Pending(CqId cq) const;
   bool IsPreemptor(CqId cq, WorkloadId id) const;
+  // Whether the workload's namespace exists and matches the ClusterQueue's
+  // namespaceSelector (cached per ClusterQueue and namespace: neither
+  // changes during a run).
+  bool NamespaceMatches(CqId cq, const cluster::WorkloadRecord& wl) const;
 
  private:
   // A queued workload with what the heap compares most often, so that
@@ -166,7 +170,13 @@ class QueueManager {
   Slot& SlotOf(WorkloadId id);
 
   // Heap operations on one side of a bucket (Go container/heap up, down,
-  // init) and on the queue's order of buckets.
+  // init) and on the queue's order of buckets. The Order/Placed helpers are
+  // the comparison and the position recording they sift with (defined, and
+  // used only, in queue_manager.cc).
+  auto EntryOrder(const CqQueue& q, bool by_usage) const;
+  auto EntryPlaced();
+  auto BucketOrder(const CqQueue& q, bool by_usage) const;
+  static auto BucketPlaced(CqQueue& q);
   void EntryUp(CqQueue& q, bool by_usage, std::vector<HeapEntry>& heap, size_t j);
   bool EntryDown(CqQueue& q, bool by_usage, std::vector<HeapEntry>& heap, size_t i0, size_t n);
   void EntryHeapify(CqQueue& q, bool by_usage, std::vector<HeapEntry>& heap);
@@ -186,7 +196,7 @@ class QueueManager {
   void ActiveRemove(CqQueue& q, CqId cq, WorkloadId id);
   WorkloadId ActivePop(CqQueue& q, CqId cq);
   void ParkedInsert(CqQueue& q, CqId cq, const HeapEntry& entry);
-  void ParkedRemove(CqQueue& q, CqId cq, WorkloadId id);
+  void ParkedRemove(CqQueue& q, WorkloadId id);
   // Kueue's handleInadmissibleHash: parks the bucket's active workloads.
   void ParkHash(CqQueue& q, CqId cq, int32_t bucket);
   // Moves the parked workloads of a bucket that pass the checks to its
@@ -198,7 +208,6 @@ class QueueManager {
   // Keeps the set of ClusterQueues with a non-empty heap up to date.
   void NoteHeapSize(CqId cq);
   bool BackoffExpired(const cluster::WorkloadRecord& wl, UnixMicros now) const;
-  bool NamespaceMatches(CqId cq, const cluster::WorkloadRecord& wl) const;
 
   cluster::ClusterState* state_;
   const policy::QueueOrderingPolicy* ordering_;
