@@ -10,7 +10,6 @@
 #include <fmt/format.h>
 
 #include "kueuesim/base/status.h"
-#include "kueuesim/model/selectors.h"
 
 namespace kueuesim::admission {
 namespace {
@@ -222,12 +221,11 @@ void Scheduler::Nominate(std::vector<Entry>* entries, std::vector<Entry>* inadmi
     for (const auto& [name, check_state] : wl.spec->admission_check_states) {
       if (check_state == "Retry" || check_state == "Rejected") failed_checks = true;
     }
-    const auto& ns = state_->namespace_info(wl.ns);
     if (failed_checks) {
       // Not nominated. Kueue's condition message: "The workload has failed admission checks".
     } else if (!cq.active) {
       // Not nominated. Kueue's condition message: "ClusterQueue <name> is inactive".
-    } else if (!ns.exists || !model::MatchesLabelSelector(cq.spec->namespace_selector, ns.labels)) {
+    } else if (!queues_->NamespaceMatches(head.cq, wl)) {
       // Not nominated. Kueue's condition message: "Workload namespace doesn't match ClusterQueue selector".
       e.requeue_reason = RequeueReason::kNamespaceMismatch;
     } else {
