@@ -24,7 +24,6 @@ QueueManager::QueueManager(cluster::ClusterState* state, const policy::QueueOrde
   name_rank_.resize(queues_.size());
   for (size_t r = 0; r < cqs_by_name_.size(); ++r) name_rank_[static_cast<size_t>(cqs_by_name_[r])] = static_cast<int32_t>(r);
   non_empty_.assign((queues_.size() + 63) / 64, 0);
-  namespace_matches_.resize(queues_.size());
 }
 
 void QueueManager::NoteHeapSize(CqId cq) {
@@ -381,16 +380,15 @@ bool QueueManager::BackoffExpired(const cluster::WorkloadRecord& wl, UnixMicros 
 
 bool QueueManager::NamespaceMatches(CqId cq, const cluster::WorkloadRecord& wl) const {
   // Namespaces and their labels are fixed once the cluster is built (a
-  // namespace first named by a workload later never exists), so the answer
-  // per ClusterQueue and namespace is computed once.
-  std::vector<int8_t>& known = namespace_matches_[static_cast<size_t>(cq)];
-  const auto index = static_cast<size_t>(wl.ns);
-  if (index >= known.size()) known.resize(index + 1, -1);
-  if (known[index] < 0) {
+  // namespace first named by a workload later never exists), and so are
+  // the selectors: the answer per ClusterQueue and namespace is computed once.
+  const uint64_t key = (uint64_t{static_cast<uint32_t>(cq)} << 32) | static_cast<uint32_t>(wl.ns);
+  auto [it, inserted] = namespace_matches_.try_emplace(key, false);
+  if (inserted) {
     const auto& ns = state_->namespace_info(wl.ns);
-    known[index] = ns.exists && model::MatchesLabelSelector(state_->cq(cq).spec->namespace_selector, ns.labels);
+    it->second = ns.exists && model::MatchesLabelSelector(state_->cq(cq).spec->namespace_selector, ns.labels);
   }
-  return known[index] != 0;
+  return it->second;
 }
 
 Placement QueueManager::PlacementOf(WorkloadId id) const {

@@ -222,9 +222,11 @@ class QueueManager {
   std::vector<uint64_t> non_empty_;
   std::vector<CqId> inflight_cqs_;  // ClusterQueues given a head by the last Heads call
   int64_t heads_calls_ = 0;
-  // By CqId, by NamespaceId: -1 not computed yet, else whether the
-  // ClusterQueue's namespaceSelector matches the namespace.
-  mutable std::vector<std::vector<int8_t>> namespace_matches_;
+  // Whether a ClusterQueue's namespaceSelector matches a namespace, by
+  // (CqId << 32 | NamespaceId), for the pairs asked about. (Not a table by
+  // ClusterQueue and namespace: with a namespace per ClusterQueue that
+  // would grow with the square of their number.)
+  mutable absl::flat_hash_map<uint64_t, bool> namespace_matches_;
 };
 
 }  // namespace kueuesim::queue
