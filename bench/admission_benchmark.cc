@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "scenario_builder.h"
+#include "timed_run.h"
 
 namespace kueuesim::bench {
 namespace {
@@ -33,27 +34,14 @@ std::string AdmitPendingScenario(int cohorts, int queues, int per_queue) {
 
 void BM_AdmitPending(benchmark::State& state) {
   const scenario::Scenario scenario = MustLoad(AdmitPendingScenario(10, 10, 100));
-  policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
-  int64_t admitted = 0;
-  int64_t cycles = 0;
-  for (auto _ : state) {
-    state.PauseTiming();
-    auto simulation = sim::Simulation::Create(scenario, registry);
-    CountingSink sink;
-    (*simulation)->AddEventSink(&sink);
-    state.ResumeTiming();
-    absl::Status status = (*simulation)->Run({});
-    benchmark::DoNotOptimize(status);
-    state.PauseTiming();
-    admitted += sink.reservations;
-    cycles += (*simulation)->cycles();
-    simulation->reset();
-    state.ResumeTiming();
-  }
-  state.SetItemsProcessed(admitted);
-  state.counters["admitted_per_run"] = static_cast<double>(admitted) / static_cast<double>(state.iterations());
-  state.counters["cycles_per_run"] = static_cast<double>(cycles) / static_cast<double>(state.iterations());
-  state.counters["admissions_per_s"] = benchmark::Counter(static_cast<double>(admitted), benchmark::Counter::kIsRate);
+  const policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
+  RunTotals totals;
+  if (!TimedRuns(state, scenario, registry, &totals)) return;
+  state.SetItemsProcessed(totals.reservations);
+  state.counters["admitted_per_run"] = totals.PerRun(totals.reservations, state);
+  state.counters["cycles_per_run"] = totals.PerRun(totals.cycles, state);
+  state.counters["admissions_per_s"] =
+      benchmark::Counter(static_cast<double>(totals.reservations), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_AdmitPending)->Unit(benchmark::kMillisecond);
 
@@ -77,26 +65,12 @@ std::string PreemptionScenario(int queues, int victims_per_queue, int preemptors
 
 void BM_PreemptionHeavyCycle(benchmark::State& state) {
   const scenario::Scenario scenario = MustLoad(PreemptionScenario(10, 100, 100));
-  policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
-  int64_t preemptions = 0;
-  int64_t cycles = 0;
-  for (auto _ : state) {
-    state.PauseTiming();
-    auto simulation = sim::Simulation::Create(scenario, registry);
-    CountingSink sink;
-    (*simulation)->AddEventSink(&sink);
-    state.ResumeTiming();
-    absl::Status status = (*simulation)->Run({});
-    benchmark::DoNotOptimize(status);
-    state.PauseTiming();
-    preemptions += sink.preemptions;
-    cycles += (*simulation)->cycles();
-    simulation->reset();
-    state.ResumeTiming();
-  }
-  state.SetItemsProcessed(preemptions);
-  state.counters["preemptions_per_run"] = static_cast<double>(preemptions) / static_cast<double>(state.iterations());
-  state.counters["cycles_per_run"] = static_cast<double>(cycles) / static_cast<double>(state.iterations());
+  const policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
+  RunTotals totals;
+  if (!TimedRuns(state, scenario, registry, &totals)) return;
+  state.SetItemsProcessed(totals.preemptions);
+  state.counters["preemptions_per_run"] = totals.PerRun(totals.preemptions, state);
+  state.counters["cycles_per_run"] = totals.PerRun(totals.cycles, state);
 }
 BENCHMARK(BM_PreemptionHeavyCycle)->Unit(benchmark::kMillisecond);
 

@@ -32,6 +32,7 @@
 
 #include "kueuesim/trace/importers.h"
 #include "scenario_builder.h"
+#include "timed_run.h"
 
 #ifndef KUEUESIM_SOURCE_DIR
 #error "KUEUESIM_SOURCE_DIR must name the source tree (for scenarios/kueue-perf)"
@@ -77,43 +78,17 @@ void RunGeneratorConfig(benchmark::State& state, const std::string& file) {
   Append(&cluster.namespaces, objects->namespaces);
   Append(&cluster.workload_priority_classes, objects->workload_priority_classes);
   const policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
-  int64_t workloads = 0;
-  int64_t admitted = 0;
-  int64_t preemptions = 0;
-  for (auto _ : state) {
-    state.PauseTiming();
-    auto simulation = sim::Simulation::Create(scenario, registry);
+  RunTotals totals;
+  auto add_trace = [&](sim::Simulation& simulation) -> absl::Status {
     auto source = trace::OpenTrace(spec);
-    if (!simulation.ok() || !source.ok()) {
-      state.SkipWithError("cannot build the simulation");
-      return;
-    }
-    CountingSink sink;
-    (*simulation)->AddEventSink(&sink);
-    absl::Status added = (*simulation)->AddWorkloadSource(*std::move(source));
-    if (!added.ok()) {
-      state.SkipWithError(StatusMessage(added).c_str());
-      return;
-    }
-    state.ResumeTiming();
-    absl::Status status = (*simulation)->Run({});
-    benchmark::DoNotOptimize(status);
-    state.PauseTiming();
-    if (!status.ok()) {
-      state.SkipWithError(StatusMessage(status).c_str());
-      return;
-    }
-    workloads += (*simulation)->sources().at(0)->report().workloads;
-    admitted += sink.reservations;
-    preemptions += sink.preemptions;
-    simulation->reset();
-    state.ResumeTiming();
-  }
-  const auto runs = static_cast<double>(state.iterations());
-  state.SetItemsProcessed(workloads);
-  state.counters["workloads_per_run"] = static_cast<double>(workloads) / runs;
-  state.counters["reservations_per_run"] = static_cast<double>(admitted) / runs;
-  state.counters["preemptions_per_run"] = static_cast<double>(preemptions) / runs;
+    if (!source.ok()) return source.status();
+    return simulation.AddWorkloadSource(*std::move(source));
+  };
+  if (!TimedRuns(state, scenario, registry, sim::RunOptions{}, add_trace, &totals)) return;
+  state.SetItemsProcessed(totals.source_workloads);
+  state.counters["workloads_per_run"] = totals.PerRun(totals.source_workloads, state);
+  state.counters["reservations_per_run"] = totals.PerRun(totals.reservations, state);
+  state.counters["preemptions_per_run"] = totals.PerRun(totals.preemptions, state);
   state.counters["peak_rss_mib"] = PeakRssMib();
 }
 
@@ -204,36 +179,15 @@ void BM_Synthetic(benchmark::State& state) {
   layout.within_cluster_queue = "LowerPriority";
   const scenario::Scenario scenario = MustLoad(ClusterManifests(layout) + HierarchicalCohorts(layout.cohorts, depth));
   const policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
-  int64_t admitted = 0;
-  int64_t preemptions = 0;
-  for (auto _ : state) {
-    state.PauseTiming();
-    auto simulation = sim::Simulation::Create(scenario, registry);
-    CountingSink sink;
-    (*simulation)->AddEventSink(&sink);
-    absl::Status added = (*simulation)->AddWorkloadSource(
+  RunTotals totals;
+  auto add_stream = [&](sim::Simulation& simulation) {
+    return simulation.AddWorkloadSource(
         std::make_unique<SyntheticSource>(total, layout.cohorts, layout.queues_per_cohort, kSecond, load_percent));
-    if (!added.ok()) {
-      state.SkipWithError(StatusMessage(added).c_str());
-      return;
-    }
-    state.ResumeTiming();
-    absl::Status status = (*simulation)->Run({});
-    benchmark::DoNotOptimize(status);
-    state.PauseTiming();
-    if (!status.ok()) {
-      state.SkipWithError(StatusMessage(status).c_str());
-      return;
-    }
-    admitted += sink.reservations;
-    preemptions += sink.preemptions;
-    simulation->reset();
-    state.ResumeTiming();
-  }
-  const auto runs = static_cast<double>(state.iterations());
+  };
+  if (!TimedRuns(state, scenario, registry, sim::RunOptions{}, add_stream, &totals)) return;
   state.SetItemsProcessed(total * static_cast<int64_t>(state.iterations()));
-  state.counters["reservations_per_run"] = static_cast<double>(admitted) / runs;
-  state.counters["preemptions_per_run"] = static_cast<double>(preemptions) / runs;
+  state.counters["reservations_per_run"] = totals.PerRun(totals.reservations, state);
+  state.counters["preemptions_per_run"] = totals.PerRun(totals.preemptions, state);
   state.counters["peak_rss_mib"] = PeakRssMib();
 }
 BENCHMARK(BM_Synthetic)
@@ -268,26 +222,17 @@ void BM_CycleOver1000Heads(benchmark::State& state) {
   }
   const scenario::Scenario scenario = MustLoad(text);
   const policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
-  int64_t heads = 0;
-  for (auto _ : state) {
-    state.PauseTiming();
-    auto simulation = sim::Simulation::Create(scenario, registry);
-    CountingSink sink;
-    (*simulation)->AddEventSink(&sink);
-    // Arrivals are queued, no cycle yet.
-    absl::Status started = (*simulation)->Run({.until = std::nullopt, .max_cycles = 0});
-    benchmark::DoNotOptimize(started);
-    state.ResumeTiming();
-    absl::Status status = (*simulation)->Run({.until = std::nullopt, .max_cycles = 1});
-    benchmark::DoNotOptimize(status);
-    state.PauseTiming();
-    heads += sink.reservations;
-    simulation->reset();
-    state.ResumeTiming();
+  RunTotals totals;
+  // Arrivals are queued untimed, no cycle yet; the one cycle is timed.
+  auto queue_arrivals = [](sim::Simulation& simulation) {
+    return simulation.Run({.until = std::nullopt, .max_cycles = 0});
+  };
+  if (!TimedRuns(state, scenario, registry, {.until = std::nullopt, .max_cycles = 1}, queue_arrivals, &totals)) {
+    return;
   }
-  state.SetItemsProcessed(heads);
-  state.counters["heads_per_cycle"] = static_cast<double>(heads) / static_cast<double>(state.iterations());
-  state.counters["ns_per_head"] = benchmark::Counter(static_cast<double>(heads),
+  state.SetItemsProcessed(totals.reservations);
+  state.counters["heads_per_cycle"] = totals.PerRun(totals.reservations, state);
+  state.counters["ns_per_head"] = benchmark::Counter(static_cast<double>(totals.reservations),
                                                      benchmark::Counter::kIsRate | benchmark::Counter::kInvert,
                                                      benchmark::Counter::kIs1000);
 }

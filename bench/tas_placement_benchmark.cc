@@ -24,6 +24,7 @@
 
 #include "kueuesim/topology/tas_flavor_snapshot.h"
 #include "scenario_builder.h"
+#include "timed_run.h"
 
 namespace kueuesim::bench {
 namespace {
@@ -222,30 +223,17 @@ spec:
 void BM_TasAdmissionCycle(benchmark::State& state) {
   const int workloads = static_cast<int>(state.range(0));
   const scenario::Scenario scenario = MustLoad(TasAdmissionScenario(workloads));
-  policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
-  int64_t admitted = 0;
-  int64_t cycles = 0;
-  for (auto _ : state) {
-    state.PauseTiming();
-    auto simulation = sim::Simulation::Create(scenario, registry);
-    CountingSink sink;
-    (*simulation)->AddEventSink(&sink);
-    state.ResumeTiming();
-    absl::Status status = (*simulation)->Run({});
-    benchmark::DoNotOptimize(status);
-    state.PauseTiming();
-    if (sink.reservations != workloads) {
-      state.SkipWithError(fmt::format("admitted {} of {} workloads", sink.reservations, workloads).c_str());
-      break;
-    }
-    admitted += sink.reservations;
-    cycles += (*simulation)->cycles();
-    simulation->reset();
-    state.ResumeTiming();
+  const policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
+  RunTotals totals;
+  if (!TimedRuns(state, scenario, registry, &totals)) return;
+  if (totals.reservations != workloads * static_cast<int64_t>(state.iterations())) {
+    state.SkipWithError(fmt::format("admitted {} of {} workloads per run", totals.PerRun(totals.reservations, state),
+                                    workloads)
+                            .c_str());
+    return;
   }
-  state.SetItemsProcessed(admitted);
-  state.counters["cycles_per_run"] =
-      static_cast<double>(cycles) / static_cast<double>(std::max<int64_t>(1, state.iterations()));
+  state.SetItemsProcessed(totals.reservations);
+  state.counters["cycles_per_run"] = totals.PerRun(totals.cycles, state);
 }
 BENCHMARK(BM_TasAdmissionCycle)->Arg(1000)->Unit(benchmark::kMillisecond);
 
