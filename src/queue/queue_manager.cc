@@ -98,8 +98,13 @@ void QueueManager::EntryUp(CqQueue& q, bool by_usage, std::vector<HeapEntry>& he
   heap::SiftUp(heap, j, EntryOrder(q, by_usage), EntryPlaced());
 }
 
-bool QueueManager::EntryDown(CqQueue& q, bool by_usage, std::vector<HeapEntry>& heap, size_t i0, size_t n) {
-  return heap::SiftDown(heap, i0, n, EntryOrder(q, by_usage), EntryPlaced());
+void QueueManager::EntryDown(CqQueue& q, bool by_usage, std::vector<HeapEntry>& heap, size_t i0, size_t n) {
+  heap::SiftDown(heap, i0, n, EntryOrder(q, by_usage), EntryPlaced());
+}
+
+// Go container/heap Fix(): heap[i] changed or was replaced.
+void QueueManager::EntryFix(CqQueue& q, bool by_usage, std::vector<HeapEntry>& heap, size_t i, size_t n) {
+  heap::Fix(heap, i, n, EntryOrder(q, by_usage), EntryPlaced());
 }
 
 // Go container/heap Init(): every position, then down from the middle.
@@ -120,8 +125,12 @@ void QueueManager::OrderUp(CqQueue& q, bool by_usage, size_t j) {
   heap::SiftUp(q.order, j, BucketOrder(q, by_usage), BucketPlaced(q));
 }
 
-bool QueueManager::OrderDown(CqQueue& q, bool by_usage, size_t i0, size_t n) {
-  return heap::SiftDown(q.order, i0, n, BucketOrder(q, by_usage), BucketPlaced(q));
+void QueueManager::OrderDown(CqQueue& q, bool by_usage, size_t i0, size_t n) {
+  heap::SiftDown(q.order, i0, n, BucketOrder(q, by_usage), BucketPlaced(q));
+}
+
+void QueueManager::OrderFix(CqQueue& q, bool by_usage, size_t i, size_t n) {
+  heap::Fix(q.order, i, n, BucketOrder(q, by_usage), BucketPlaced(q));
 }
 
 void QueueManager::OrderUpdate(CqQueue& q, CqId cq, int32_t bucket) {
@@ -138,7 +147,7 @@ void QueueManager::OrderUpdate(CqQueue& q, CqId cq, int32_t bucket) {
     return;
   }
   const auto rank = static_cast<size_t>(b.rank);
-  if (!OrderDown(q, by_usage, rank, q.order.size())) OrderUp(q, by_usage, rank);
+  OrderFix(q, by_usage, rank, q.order.size());
 }
 
 void QueueManager::OrderRemove(CqQueue& q, CqId cq, int32_t bucket) {
@@ -149,7 +158,7 @@ void QueueManager::OrderRemove(CqQueue& q, CqId cq, int32_t bucket) {
     std::swap(q.order[index], q.order[n]);
     q.buckets[static_cast<size_t>(q.order[index])].rank = static_cast<int32_t>(index);
     const bool by_usage = OrdersByUsage(cq);
-    if (!OrderDown(q, by_usage, index, n)) OrderUp(q, by_usage, index);
+    OrderFix(q, by_usage, index, n);
   }
   q.order.pop_back();
   b.rank = -1;
@@ -220,7 +229,7 @@ void QueueManager::ActiveRemove(CqQueue& q, CqId cq, WorkloadId id) {
     std::swap(heap[index], heap[n]);
     slots_[static_cast<size_t>(heap[index].id)].position = static_cast<int32_t>(index);
     const bool by_usage = OrdersByUsage(cq);
-    if (!EntryDown(q, by_usage, heap, index, n)) EntryUp(q, by_usage, heap, index);
+    EntryFix(q, by_usage, heap, index, n);
   }
   b.needing_check[b.active_side] -= heap.back().needs_check ? 1 : 0;
   heap.pop_back();
@@ -265,7 +274,7 @@ void QueueManager::ParkedRemove(CqQueue& q, WorkloadId id) {
   if (n != index) {
     std::swap(parked[index], parked[n]);
     slots_[static_cast<size_t>(parked[index].id)].position = static_cast<int32_t>(index);
-    if (b.parked_is_heap && !EntryDown(q, false, parked, index, n)) EntryUp(q, false, parked, index);
+    if (b.parked_is_heap) EntryFix(q, false, parked, index, n);
   }
   b.needing_check[slot.side] -= parked.back().needs_check ? 1 : 0;
   parked.pop_back();
@@ -368,7 +377,7 @@ void QueueManager::ReorderAfterStickyChange(CqQueue& q, CqId cq, WorkloadId id) 
   const bool by_usage = OrdersByUsage(cq);
   std::vector<HeapEntry>& heap = b.active();
   const auto index = static_cast<size_t>(slot.position);
-  if (!EntryDown(q, by_usage, heap, index, heap.size())) EntryUp(q, by_usage, heap, index);
+  EntryFix(q, by_usage, heap, index, heap.size());
   OrderUpdate(q, cq, slot.bucket);
 }
 
@@ -460,7 +469,7 @@ bool QueueManager::AddOrUpdate(WorkloadId id, UnixMicros now, bool reevaluate) {
       b.needing_check[b.active_side] += (entry.needs_check ? 1 : 0) - (heap[index].needs_check ? 1 : 0);
       heap[index] = entry;
       const bool by_usage = OrdersByUsage(cq);
-      if (!EntryDown(q, by_usage, heap, index, heap.size())) EntryUp(q, by_usage, heap, index);
+      EntryFix(q, by_usage, heap, index, heap.size());
       OrderUpdate(q, cq, slot.bucket);
       return true;
     }

@@ -170,7 +170,7 @@ class QueueManager {
   Slot& SlotOf(WorkloadId id);
 
   // Heap operations on one side of a bucket (Go container/heap up, down,
-  // init) and on the queue's order of buckets. The Order/Placed helpers are
+  // fix, init) and on the queue's order of buckets. The Order/Placed helpers are
   // the comparison and the position recording they sift with (defined, and
   // used only, in queue_manager.cc).
   auto EntryOrder(const CqQueue& q, bool by_usage) const;
@@ -178,11 +178,13 @@ class QueueManager {
   auto BucketOrder(const CqQueue& q, bool by_usage) const;
   static auto BucketPlaced(CqQueue& q);
   void EntryUp(CqQueue& q, bool by_usage, std::vector<HeapEntry>& heap, size_t j);
-  bool EntryDown(CqQueue& q, bool by_usage, std::vector<HeapEntry>& heap, size_t i0, size_t n);
+  void EntryDown(CqQueue& q, bool by_usage, std::vector<HeapEntry>& heap, size_t i0, size_t n);
+  void EntryFix(CqQueue& q, bool by_usage, std::vector<HeapEntry>& heap, size_t i, size_t n);
   void EntryHeapify(CqQueue& q, bool by_usage, std::vector<HeapEntry>& heap);
   bool BucketLess(const CqQueue& q, bool by_usage, int32_t a, int32_t b) const;
   void OrderUp(CqQueue& q, bool by_usage, size_t j);
-  bool OrderDown(CqQueue& q, bool by_usage, size_t i0, size_t n);
+  void OrderDown(CqQueue& q, bool by_usage, size_t i0, size_t n);
+  void OrderFix(CqQueue& q, bool by_usage, size_t i, size_t n);
   // Puts a bucket whose active heap changed at its place in the order.
   void OrderUpdate(CqQueue& q, CqId cq, int32_t bucket);
   void OrderRemove(CqQueue& q, CqId cq, int32_t bucket);
