@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "absl/cleanup/cleanup.h"
 #include "kueuesim/base/status.h"
 #include "kueuesim/cluster/tas_cache.h"
 
@@ -346,14 +347,45 @@ absl::Status ClusterState::EffectiveRequests(const model::PodSet& pod_set, const
   return absl::OkStatus();
 }
 
-absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model::Workload> spec) {
-  WorkloadRecord record;
-  record.key.reserve(spec->meta.namespace_.size() + 1 + spec->meta.name.size());
-  record.key.append(spec->meta.namespace_).append("/").append(spec->meta.name);
-  if (workload_index_.count(record.key)) {
-    return InvalidArgument(fmt::format("{}: Workload \"{}\": duplicate workload",
-                                       spec->meta.source.ToString(), record.key));
+WorkloadId ClusterState::TakeSlot() {
+  if (free_slots_.empty()) {
+    workloads_.emplace_back();
+    return static_cast<WorkloadId>(workloads_.size() - 1);
   }
+  const WorkloadId id = free_slots_.back();
+  free_slots_.pop_back();
+  // Stale timed events of the previous occupant must never match.
+  ++workloads_[static_cast<size_t>(id)].run_generation;
+  return id;
+}
+
+void ClusterState::ResetSlot(WorkloadId id) {
+  WorkloadRecord& wl = workloads_[static_cast<size_t>(id)];
+  const uint32_t generation = wl.run_generation;
+  // Destroyed and made afresh in place (cheaper than assigning a
+  // temporary: the record is large).
+  std::destroy_at(&wl);
+  std::construct_at(&wl);
+  wl.run_generation = generation;
+  free_slots_.push_back(id);
+}
+
+absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model::Workload> spec) {
+  std::string key;
+  key.reserve(spec->meta.namespace_.size() + 1 + spec->meta.name.size());
+  key.append(spec->meta.namespace_).append("/").append(spec->meta.name);
+  if (workload_index_.count(key)) {
+    return InvalidArgument(fmt::format("{}: Workload \"{}\": duplicate workload", spec->meta.source.ToString(), key));
+  }
+  // The record is built in its slot (it is large); a workload refused on
+  // the way gives the slot back.
+  const WorkloadId id = TakeSlot();
+  WorkloadRecord& record = workloads_[static_cast<size_t>(id)];
+  bool built = false;
+  absl::Cleanup give_back_slot = [&] {
+    if (!built) ResetSlot(id);
+  };
+  record.key = std::move(key);
   record.ns = FindOrAddNamespace(spec->meta.namespace_);
   record.lq = FindLocalQueue(spec->meta.namespace_, spec->queue_name);
   record.priority = ResolvePriority(*spec);
@@ -476,18 +508,8 @@ absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model
   // The hash must never be the "unknown" 0.
   record.scheduling_hash = hash == 0 ? 1 : hash;
   record.spec = std::move(spec);
-  WorkloadId id;
-  if (!free_slots_.empty()) {
-    id = free_slots_.back();
-    free_slots_.pop_back();
-    // Stale timed events of the previous occupant must never match.
-    record.run_generation = workloads_[static_cast<size_t>(id)].run_generation + 1;
-    workloads_[static_cast<size_t>(id)] = std::move(record);
-  } else {
-    id = static_cast<WorkloadId>(workloads_.size());
-    workloads_.push_back(std::move(record));
-  }
-  workload_index_.emplace(workloads_[static_cast<size_t>(id)].key, id);
+  workload_index_.emplace(record.key, id);
+  built = true;
   return id;
 }
 
@@ -495,13 +517,8 @@ void ClusterState::ReleaseWorkload(WorkloadId id) {
   WorkloadRecord& wl = workloads_[static_cast<size_t>(id)];
   KUEUESIM_CHECK(!wl.admission.has_value() && wl.queue_state == QueueState::kNotQueued);
   workload_index_.erase(wl.key);
-  const uint32_t generation = wl.run_generation + 1;
-  // Destroyed and made afresh in place (cheaper than assigning a
-  // temporary: the record is large).
-  std::destroy_at(&wl);
-  std::construct_at(&wl);
-  wl.run_generation = generation;
-  free_slots_.push_back(id);
+  ++wl.run_generation;
+  ResetSlot(id);
 }
 
 absl::StatusOr<std::unique_ptr<ClusterState>> ClusterState::Build(const scenario::ClusterSpec& spec,

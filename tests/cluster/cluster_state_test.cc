@@ -25,6 +25,7 @@ using ::kueuesim::testing::ResourceFlavorYaml;
 using ::kueuesim::testing::StatusIs;
 using ::kueuesim::testing::WorkloadOptions;
 using ::kueuesim::testing::WorkloadYaml;
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 WorkloadId FindWorkload(const ClusterState& state, const std::string& key) {
@@ -421,6 +422,55 @@ TEST(ClusterStateWorkloadTest, DuplicateWorkloadIsRejected) {
   auto again = state->AddWorkload(state->workload(0).spec);
   EXPECT_THAT(again, StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("default/w")));
   EXPECT_EQ(state->num_workloads(), 1);
+}
+
+// Setup: a transformation cpu -> example.org/credits 9E per cpu (Retain);
+// workload w asks for 1m cpu. A copy named "big" asks for 2 cpu, whose
+// credits overflow int64.
+// Invariant: AddWorkload refuses "big", naming it; the record slot it took
+// is given back (no half-built record is live and the next workload takes
+// that slot); a released slot is taken again with a newer run generation,
+// so that its previous occupant's timed events never match.
+TEST(ClusterStateWorkloadTest, RecordSlotsAreGivenBackAndReused) {
+  const std::string config = R"(apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+resources:
+  transformations:
+  - input: cpu
+    strategy: Retain
+    outputs: {example.org/credits: 9E}
+---
+)";
+  WorkloadOptions o;
+  o.requests = {{"cpu", "1m"}};
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(auto state, BuildClusterState(config + WorkloadYaml("w", o)));
+  ASSERT_EQ(state->live_workloads(), 1);
+  const std::shared_ptr<const model::Workload> w = state->workload(0).spec;
+  auto copy_named = [&](const std::string& name) {
+    auto wl = std::make_shared<model::Workload>(*w);
+    wl->meta.name = name;
+    return wl;
+  };
+  auto big = copy_named("big");
+  big->pod_sets[0].requests = {{"cpu", 2000}};
+  EXPECT_THAT(state->AddWorkload(big), StatusIs(absl::StatusCode::kInvalidArgument,
+                                                AllOf(HasSubstr("default/big"), HasSubstr("overflows"))));
+  EXPECT_EQ(state->live_workloads(), 1);
+  EXPECT_EQ(FindWorkload(*state, "default/big"), kNone);
+
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(WorkloadId next, state->AddWorkload(copy_named("next")));
+  EXPECT_EQ(next, 1);
+  EXPECT_EQ(state->workload(next).key, "default/next");
+  EXPECT_EQ(state->live_workloads(), 2);
+
+  const uint32_t generation = state->workload(0).run_generation;
+  state->ReleaseWorkload(0);
+  EXPECT_EQ(state->live_workloads(), 1);
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(WorkloadId again, state->AddWorkload(copy_named("again")));
+  EXPECT_EQ(again, 0);
+  EXPECT_EQ(state->workload(again).key, "default/again");
+  EXPECT_GT(state->workload(again).run_generation, generation);
+  EXPECT_EQ(state->num_workloads(), 2);
 }
 
 // Invariant: LastAssignmentState: PendingFlavors iff some stored index is

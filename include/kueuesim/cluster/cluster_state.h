@@ -388,6 +388,10 @@ class ClusterState {
   void ComputeResourceRanks();
   // The pod set's per-pod requests after excluded prefixes and
   // transformations, into `out` (`key` names the workload in errors).
+  // A free record slot (a fresh one when none is free), and giving one
+  // back; a slot keeps its run generation.
+  WorkloadId TakeSlot();
+  void ResetSlot(WorkloadId id);
   absl::Status EffectiveRequests(const model::PodSet& pod_set, const std::string& key,
                                  ResourceAmountList* out);
 
