@@ -386,12 +386,12 @@ class ClusterState {
   FlavorId InternFlavor(std::string_view name);
   FrId InternFr(FlavorId flavor, ResourceId resource);
   void ComputeResourceRanks();
-  // The pod set's per-pod requests after excluded prefixes and
-  // transformations, into `out` (`key` names the workload in errors).
   // A free record slot (a fresh one when none is free), and giving one
   // back; a slot keeps its run generation.
   WorkloadId TakeSlot();
   void ResetSlot(WorkloadId id);
+  // The pod set's per-pod requests after excluded prefixes and
+  // transformations, into `out` (`key` names the workload in errors).
   absl::Status EffectiveRequests(const model::PodSet& pod_set, const std::string& key,
                                  ResourceAmountList* out);
 
