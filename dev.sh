@@ -41,7 +41,11 @@ install_deps() {
 
 configure_and_build() {  # dir build-type extra-cmake-args...
   local dir="$1" type="$2"; shift 2
-  cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE="$type" -DKUEUESIM_WERROR=ON \
+  # ccache, when a developer has it, makes rebuilds in several checkouts cheap;
+  # CI machines without it build as before.
+  local launcher=()
+  if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+  cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE="$type" -DKUEUESIM_WERROR=ON "${launcher[@]}" \
         -DPython3_EXECUTABLE=/usr/bin/python3 -DKUEUESIM_BUILD_PYTHON=ON "$@" >/dev/null
   cmake --build "$dir" -j "$JOBS"
 }
