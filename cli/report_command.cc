@@ -340,6 +340,10 @@ ResultsCommands::ResultsCommands(CLI::App* app) {
   sweep_->add_option("--shard", sweep_shard_,
                      "Run only shard i of n (0 <= i < n): the points p with p % n == i (default 0/1)");
   sweep_->add_option("--until", sweep_until_, "Stop each run at this simulated time");
+  sweep_->add_option("-j,--jobs", sweep_jobs_,
+                     "Points run at once, each on its own thread (default: the number of cores); "
+                     "the output is the same for any number")
+      ->check(CLI::PositiveNumber);
 
   sweep_merge_ = app->add_subcommand("sweep-merge", "Join the point files of sweep shards into one CSV table");
   sweep_merge_->add_option("dirs", sweep_merge_dirs_, "Directories written by `kueuesim sweep --out`")->required();
@@ -418,6 +422,7 @@ int ResultsCommands::Sweep() const {
     }
     options.shard = *shard;
   }
+  options.jobs = sweep_jobs_ > 0 ? sweep_jobs_ : sweep::DefaultSweepJobs();
   auto ran = sweep::RunSweep(sweep_files_, sweep_out_, options);
   if (!ran.ok()) return Fail(ran.status());
   std::printf("ran %lld point(s) of shard %lld/%lld into %s\n", static_cast<long long>(*ran),

@@ -55,6 +55,7 @@ class ResultsCommands {
   std::string sweep_out_;
   std::string sweep_shard_;
   std::string sweep_until_;
+  int sweep_jobs_ = 0;  // 0: the number of cores
 
   CLI::App* sweep_merge_ = nullptr;
   std::vector<std::string> sweep_merge_dirs_;

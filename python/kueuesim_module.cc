@@ -6,8 +6,9 @@
 //
 // Errors: a library absl::Status becomes kueuesim.InputError (a subclass of
 // kueuesim.Error and ValueError) for bad input, kueuesim.Error otherwise,
-// with the library's message. The GIL is held during runs: a Python policy
-// is called directly from the scheduler.
+// with the library's message. The GIL is released while a simulation runs,
+// so that Python threads can run several simulations at once; a Python
+// policy takes it back for each call from the scheduler.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -140,6 +141,7 @@ class PythonQueueOrdering : public policy::QueueOrderingPolicy {
   std::string_view Name() const override { return name_; }
   int Compare(const cluster::ClusterState& /*state*/, const cluster::WorkloadRecord& a,
               const cluster::WorkloadRecord& b) const override {
+    py::gil_scoped_acquire gil;
     py::object result = compare_(py::cast(&a, py::return_value_policy::reference),
                                  py::cast(&b, py::return_value_policy::reference));
     const long order = result.cast<long>();
@@ -443,6 +445,7 @@ class PythonPreemption : public policy::PreemptionPolicy {
 
   std::vector<policy::PreemptionTarget> GetTargets(const policy::PreemptionRequest& request,
                                                    cluster::SchedulingSnapshot& snapshot) override {
+    py::gil_scoped_acquire gil;
     auto owned = std::make_unique<PreemptionCall>(request, snapshot, name_);
     PreemptionCall* call = owned.get();
     py::object handle = py::cast(std::move(owned));
@@ -510,6 +513,7 @@ class PythonDispatcher : public policy::DispatchPolicy {
       : name_(std::move(name)), policy_(std::move(policy)), nominate_(std::move(nominate)) {}
 
   policy::DispatchDecision Nominate(const policy::DispatchRequest& request) override {
+    py::gil_scoped_acquire gil;
     DispatchRequestView view;
     view.workload = std::string(request.workload);
     view.priority = request.priority;
@@ -881,6 +885,9 @@ class PySimulation {
     CheckUsable();
     absl::Status status;
     try {
+      // Without the GIL: other Python threads (another simulation, say) run
+      // meanwhile; Python policies take the GIL back for each call.
+      py::gil_scoped_release released;
       status = sim_->Run(options);
     } catch (...) {
       // An exception from a Python policy unwound the scheduler mid-cycle:

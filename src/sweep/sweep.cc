@@ -11,6 +11,8 @@
 #include <set>
 #include <sstream>
 #include <system_error>
+#include <thread>
+#include <atomic>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -398,8 +400,64 @@ absl::StatusOr<Shard> ParseShard(std::string_view text) {
   return shard;
 }
 
+namespace {
+
+// Runs one grid point and returns the text of its point file.
+absl::StatusOr<std::string> RunPoint(const Sweep& sweep, int64_t point, const scenario::Scenario& base,
+                                     const policy::PolicyRegistry& registry, const SweepOptions& options) {
+  KUEUESIM_ASSIGN_OR_RETURN(scenario::Scenario scenario, ApplyPoint(sweep, point, base));
+  if (options.until.has_value()) scenario.settings.until = options.until;
+  auto simulation = sim::Simulation::Create(scenario, registry);
+  if (!simulation.ok()) {
+    return absl::Status(simulation.status().code(),
+                        fmt::format("Sweep {} point {}: {}", sweep.name, point, StatusMessage(simulation.status())));
+  }
+  metrics::SummaryCollector collector;
+  WaitRecorder waits;
+  (*simulation)->AddEventSink(&collector);
+  (*simulation)->AddEventSink(&waits);
+  sim::RunOptions run_options;
+  run_options.until = options.until;
+  KUEUESIM_RETURN_IF_ERROR((*simulation)->Run(run_options));
+  metrics::Summary summary = collector.Finish((*simulation)->end_time(), (*simulation)->cluster_pointers(),
+                                              (*simulation)->multikueue_reports());
+  summary.unknown_kinds = scenario.report.unknown_kinds;
+  summary.warnings = scenario.report.warnings;
+  std::string text = "{\"sweep\": ";
+  metrics::AppendJsonString(&text, sweep.name);
+  text += fmt::format(", \"point\": {}, \"points\": {}, \"parameters\": {{", point, sweep.num_points());
+  const std::vector<size_t> at = sweep.Coordinates(point);
+  for (size_t i = 0; i < sweep.parameters.size(); ++i) {
+    if (i > 0) text += ", ";
+    metrics::AppendJsonString(&text, sweep.parameters[i].name);
+    text += ": ";
+    metrics::AppendJsonString(&text, sweep.parameters[i].values[at[i]]);
+  }
+  text += "},\n\"figures\": " + FiguresJson(summary, std::move(waits.waits)) + ",\n\"summary\": ";
+  text += metrics::SummaryToJson(summary);
+  text += "}\n";
+  return text;
+}
+
+absl::Status WritePointFile(const std::string& out_dir, int64_t point, const std::string& text) {
+  const std::string path = (std::filesystem::path(out_dir) / fmt::format("point-{:06d}.json", point)).string();
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  if (out == nullptr) return absl::UnavailableError(fmt::format("cannot open {} for writing", path));
+  const bool written = std::fwrite(text.data(), 1, text.size(), out) == text.size();
+  if (std::fclose(out) != 0 || !written) return absl::UnavailableError(fmt::format("writing {} failed", path));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+int DefaultSweepJobs() {
+  const unsigned cores = std::thread::hardware_concurrency();
+  return cores == 0 ? 1 : static_cast<int>(cores);
+}
+
 absl::StatusOr<int64_t> RunSweep(const std::vector<std::string>& files, const std::string& out_dir,
                                  const SweepOptions& options) {
+  if (options.jobs < 1) return absl::InvalidArgumentError(fmt::format("--jobs {}: must be at least 1", options.jobs));
   KUEUESIM_ASSIGN_OR_RETURN(Sweep sweep, LoadSweep(files));
   KUEUESIM_ASSIGN_OR_RETURN(scenario::Scenario base, scenario::LoadScenarioFiles(files));
   std::error_code error;
@@ -408,49 +466,38 @@ absl::StatusOr<int64_t> RunSweep(const std::vector<std::string>& files, const st
     return absl::UnavailableError(fmt::format("--out {}: cannot create the directory", out_dir));
   }
   const policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
-  const int64_t points = sweep.num_points();
-  int64_t ran = 0;
-  for (int64_t point = 0; point < points; ++point) {
-    if (!options.shard.Owns(point)) continue;
-    KUEUESIM_ASSIGN_OR_RETURN(scenario::Scenario scenario, ApplyPoint(sweep, point, base));
-    if (options.until.has_value()) scenario.settings.until = options.until;
-    auto simulation = sim::Simulation::Create(scenario, registry);
-    if (!simulation.ok()) {
-      return absl::Status(simulation.status().code(),
-                          fmt::format("Sweep {} point {}: {}", sweep.name, point, StatusMessage(simulation.status())));
-    }
-    metrics::SummaryCollector collector;
-    WaitRecorder waits;
-    (*simulation)->AddEventSink(&collector);
-    (*simulation)->AddEventSink(&waits);
-    sim::RunOptions run_options;
-    run_options.until = options.until;
-    KUEUESIM_RETURN_IF_ERROR((*simulation)->Run(run_options));
-    metrics::Summary summary = collector.Finish((*simulation)->end_time(), (*simulation)->cluster_pointers(),
-                                                (*simulation)->multikueue_reports());
-    summary.unknown_kinds = scenario.report.unknown_kinds;
-    summary.warnings = scenario.report.warnings;
-    std::string text = "{\"sweep\": ";
-    metrics::AppendJsonString(&text, sweep.name);
-    text += fmt::format(", \"point\": {}, \"points\": {}, \"parameters\": {{", point, points);
-    const std::vector<size_t> at = sweep.Coordinates(point);
-    for (size_t i = 0; i < sweep.parameters.size(); ++i) {
-      if (i > 0) text += ", ";
-      metrics::AppendJsonString(&text, sweep.parameters[i].name);
-      text += ": ";
-      metrics::AppendJsonString(&text, sweep.parameters[i].values[at[i]]);
-    }
-    text += "},\n\"figures\": " + FiguresJson(summary, std::move(waits.waits)) + ",\n\"summary\": ";
-    text += metrics::SummaryToJson(summary);
-    text += "}\n";
-    const std::string path = (std::filesystem::path(out_dir) / fmt::format("point-{:06d}.json", point)).string();
-    std::FILE* out = std::fopen(path.c_str(), "w");
-    if (out == nullptr) return absl::UnavailableError(fmt::format("cannot open {} for writing", path));
-    const bool written = std::fwrite(text.data(), 1, text.size(), out) == text.size();
-    if (std::fclose(out) != 0 || !written) return absl::UnavailableError(fmt::format("writing {} failed", path));
-    ++ran;
+  std::vector<int64_t> owned;
+  for (int64_t point = 0; point < sweep.num_points(); ++point) {
+    if (options.shard.Owns(point)) owned.push_back(point);
   }
-  return ran;
+  // Each point is an independent simulation over its own copy of the
+  // scenario; threads take the next point in order. Every point writes its
+  // own file, so the output does not depend on the number of threads. On a
+  // failure the remaining points are not started, and the failure of the
+  // lowest-numbered failing point is returned (the one a single thread
+  // would have met first among those that ran).
+  std::vector<absl::Status> results(owned.size());
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  auto work = [&]() {
+    for (size_t i = next.fetch_add(1); i < owned.size(); i = next.fetch_add(1)) {
+      if (failed.load()) return;
+      absl::StatusOr<std::string> text = RunPoint(sweep, owned[i], base, registry, options);
+      results[i] = text.ok() ? WritePointFile(out_dir, owned[i], *text) : text.status();
+      if (!results[i].ok()) failed.store(true);
+    }
+  };
+  const size_t threads = std::min(static_cast<size_t>(options.jobs), owned.size());
+  if (threads <= 1) {
+    work();
+  } else {
+    std::vector<std::thread> pool;
+    pool.reserve(threads);
+    for (size_t t = 0; t < threads; ++t) pool.emplace_back(work);
+    for (std::thread& thread : pool) thread.join();
+  }
+  for (const absl::Status& status : results) KUEUESIM_RETURN_IF_ERROR(status);
+  return static_cast<int64_t>(owned.size());
 }
 
 absl::StatusOr<std::string> MergeSweep(const std::vector<std::string>& dirs) {

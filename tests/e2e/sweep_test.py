@@ -8,7 +8,8 @@ Invariant: the shards together write every point exactly once; merging
 the shards gives byte-for-byte the table of the unsharded run; each point
 file holds its parameter values and the summary of `kueuesim run` on the
 scenario with those values (checked for the x-cpu values by editing the
-quota by hand); a missing shard, an overlapping shard, a bad --shard and a
+quota by hand); --jobs 1 and --jobs 4 write byte-identical point files;
+a missing shard, an overlapping shard, a bad --shard and a
 Sweep naming an unknown ClusterQueue fail clearly.
 """
 import argparse
@@ -54,6 +55,20 @@ def main():
             shards.append(d)
         if sorted(seen) != list(range(12)):
             sys.exit(f"FAIL: the shards cover {sorted(seen)}, not every point exactly once")
+
+        # Points run on several threads write the same bytes as on one.
+        serial = os.path.join(tmp, "serial")
+        threaded = os.path.join(tmp, "threaded")
+        run([args.sim, "sweep", scenario, sweep, "--out", serial, "--jobs", "1"])
+        run([args.sim, "sweep", scenario, sweep, "--out", threaded, "--jobs", "4"])
+        for p in range(12):
+            name = f"point-{p:06d}.json"
+            a = open(os.path.join(serial, name)).read()
+            b = open(os.path.join(threaded, name)).read()
+            c = open(os.path.join(whole, name)).read()
+            if not (a == b == c):
+                sys.exit(f"FAIL: {name} differs between --jobs 1, --jobs 4 and the default")
+        run([args.sim, "sweep", scenario, sweep, "--out", os.path.join(tmp, "zero"), "--jobs", "0"], expect=2)
 
         whole_csv = os.path.join(tmp, "whole.csv")
         merged_csv = os.path.join(tmp, "merged.csv")

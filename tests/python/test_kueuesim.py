@@ -4,6 +4,7 @@ changing parameters between runs, Python policies and errors.
 Run: PYTHONPATH=<build>/python python3 -m unittest discover -s tests/python
 (ctest registers it as python.unittest).
 """
+import concurrent.futures
 import json
 import os
 import tempfile
@@ -246,6 +247,32 @@ class PythonPolicyTest(unittest.TestCase):
             sim.run()
         with self.assertRaisesRegex(kueuesim.Error, "stopped at an exception raised by a Python policy"):
             sim.run()
+
+
+class ThreadsTest(unittest.TestCase):
+    """Simulations run without the GIL: several at once from Python threads
+    (concurrent.futures) give the results of running them one by one, with
+    and without a Python policy (which takes the GIL back for each call)."""
+
+    def run_all(self, scenarios, threads):
+        def one(scenario):
+            sim = scenario.simulation()
+            sim.run()
+            return sim.summary(), [e["workload"] for e in sim.events() if e["type"] == "QuotaReserved"]
+        if threads == 1:
+            return [one(s) for s in scenarios]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=threads) as pool:
+            return list(pool.map(one, scenarios))
+
+    def test_concurrent_runs_match_sequential_runs(self):
+        scenarios = [kueuesim.load(QUICKSTART) for _ in range(4)]
+        ordered = kueuesim.from_objects(one_queue_objects())
+        ordered.set_policy("queueOrdering", "test-shortest-first")
+        scenarios += [ordered, kueuesim.from_objects(one_queue_objects())]
+        sequential = self.run_all(scenarios, 1)
+        concurrent_results = self.run_all(scenarios, 4)
+        self.assertEqual(concurrent_results, sequential)
+        self.assertEqual([w.removeprefix("ns/job-") for w in sequential[4][1]], ["blocker", "short", "medium", "long"])
 
 
 class ErrorTest(unittest.TestCase):

@@ -81,12 +81,19 @@ struct Shard {
 };
 absl::StatusOr<Shard> ParseShard(std::string_view text);
 
+// The number of hardware threads (at least 1): the default of --jobs.
+int DefaultSweepJobs();
+
 struct SweepOptions {
   std::optional<SimTime> until;
   Shard shard;
+  // Points run at once, each on its own thread (at least 1). Every point's
+  // file is byte-identical whatever the number.
+  int jobs = 1;
 };
 
-// Runs the shard's points of the scenario's sweep and writes one file per
+// Runs the shard's points of the scenario's sweep (options.jobs at a time)
+// and writes one file per
 // point: OUT/point-<number>.json = {"sweep", "point", "points",
 // "parameters": {name: value}, "figures": {...}, "summary": {...}}.
 // Returns the number of points run.
