@@ -26,6 +26,20 @@ constexpr const char* kMultiKueuePreemptionGate = "kueue.x-k8s.io/multikueue";
 
 double Seconds(SimDuration d) { return static_cast<double>(d) / static_cast<double>(kSecond); }
 
+// The MultiKueueCluster controller's connection attempts after a loss
+// (remoteClient.increaseFailedConnAttempt, retryAfter): the first at once,
+// then after 5 s, 10 s, 20 s, ... doubling up to 5 m 20 s. A worker that is
+// reachable again is found at the first attempt from then on.
+SimTime NextConnectAttempt(SimTime lost_since, SimTime now) {
+  constexpr SimDuration kRetryIncrement = 5 * kSecond;
+  constexpr int kRetryMaxSteps = 7;
+  SimTime attempt = lost_since;
+  for (int failed = 1; attempt < now; ++failed) {
+    attempt += kRetryIncrement << (std::min(failed, kRetryMaxSteps) - 1);
+  }
+  return attempt;
+}
+
 // What a workload holds, in resource units (cpu in cores), by resource.
 std::vector<std::pair<std::string, double>> HeldResources(const cluster::ClusterState& state,
                                                           const WorkloadRecord& wl) {
@@ -89,6 +103,10 @@ class MultiKueueController::WorkerLink : public runtime::WorkloadOwner {
 
   const std::string& name() const { return name_; }
   ClusterRuntime* worker() const { return worker_; }
+  // Whether the worker's API server can be reached (the Changes), and when
+  // the next connection attempt is due.
+  bool reachable = true;
+  SimTime attempt_at = -1;
   int32_t owner_id() const { return owner_id_; }
   bool connected() const { return connected_; }
   SimTime lost_since() const { return lost_since_; }
@@ -225,7 +243,10 @@ absl::StatusOr<std::unique_ptr<MultiKueueController>> MultiKueueController::Crea
     report.cluster = mkc.target_cluster;
     report.connectivity.emplace_back(0, mkc.active);
     controller->report_.workers.push_back(std::move(report));
-    if (!mkc.active) controller->links_.back()->SetConnected(false, 0, 0);
+    if (!mkc.active) {
+      controller->links_.back()->SetConnected(false, 0, 0);
+      controller->links_.back()->reachable = false;
+    }
   }
   std::map<std::string, int32_t> config_index;
   for (const auto& mk_config : spec.multikueue_configs) {
@@ -1157,6 +1178,32 @@ void MultiKueueController::OnConnectivity(int32_t link, bool connected) {
   }
 }
 
+void MultiKueueController::SetReachable(int32_t link, bool reachable) {
+  WorkerLink& worker = *links_[static_cast<size_t>(link)];
+  worker.reachable = reachable;
+  if (!reachable) {
+    // The watch ends: disconnected at once.
+    OnConnectivity(link, false);
+    return;
+  }
+  if (worker.connected()) return;
+  const SimTime at = NextConnectAttempt(worker.lost_since(), engine_->now());
+  if (at == engine_->now()) {
+    OnConnectivity(link, true);
+    return;
+  }
+  if (worker.attempt_at == at) return;
+  worker.attempt_at = at;
+  engine_->Schedule(at, this, kConnectAttempt, link);
+}
+
+void MultiKueueController::OnConnectAttempt(int32_t link) {
+  WorkerLink& worker = *links_[static_cast<size_t>(link)];
+  if (worker.attempt_at != engine_->now()) return;  // superseded
+  worker.attempt_at = -1;
+  if (worker.reachable) OnConnectivity(link, true);
+}
+
 // Kueue: the watch's events queue the manager workload of every copy on the
 // worker; its reconcile then sees the copy like any other (reconcileGroup:
 // no quota or finished -> deleted; else a candidate like the copies it
@@ -1262,11 +1309,14 @@ void MultiKueueController::HandleEvent(int32_t kind, int64_t a, int64_t b) {
       const model::Change& change = changes_[static_cast<size_t>(a)];
       for (size_t link = 0; link < links_.size(); ++link) {
         if (links_[link]->name() == change.target_name) {
-          OnConnectivity(static_cast<int32_t>(link), change.connected.value_or(true));
+          SetReachable(static_cast<int32_t>(link), change.connected.value_or(true));
         }
       }
       break;
     }
+    case kConnectAttempt:
+      OnConnectAttempt(static_cast<int32_t>(a));
+      break;
     case kReconnected:
       OnReconnected(static_cast<int32_t>(a));
       break;

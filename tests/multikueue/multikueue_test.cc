@@ -577,15 +577,18 @@ TEST(MultiKueueEdgeTest, LosingCopyLeftOnAnUnreachableWorkerIsDeletedOnReconnect
   EXPECT_THAT(run->recorder.Of("WorkerSelected"), ElementsAre("601.0 WorkerSelected manager/aws ml/job-train"));
   EXPECT_THAT(run->recorder.Of("QuotaReserved"),
               ::testing::Contains("1201.0 QuotaReserved gcp ml/job-train"));
-  // The first reconcile after gcp reconnects deletes the stale copy.
+  // gcp is reachable again at 30m; the cluster controller, retrying since
+  // 5m (5 s, 10 s, ... up to 5m20s apart), reconnects at 31m35s, and the
+  // first reconcile then deletes the stale copy.
+  EXPECT_THAT(run->recorder.Of("WorkerConnected"), ElementsAre("1895.0 WorkerConnected manager/gcp"));
   EXPECT_THAT(run->recorder.Of("CopyDeleted"),
-              ElementsAre("1800.0 CopyDeleted manager/gcp ml/job-train", "4201.0 CopyDeleted manager/aws ml/job-train"));
+              ElementsAre("1895.0 CopyDeleted manager/gcp ml/job-train", "4201.0 CopyDeleted manager/aws ml/job-train"));
   const auto& wl = Report(*run).workloads.at(0);
   EXPECT_EQ(wl.reserving_workers, 2);
   EXPECT_EQ(wl.losing_reservations, 1);
   // 8 GPUs held on gcp for nothing from 20m01s (its parked copy is
-  // requeued 1 s after the local job ends) to 30m.
-  EXPECT_DOUBLE_EQ(wl.losing_quota_seconds.at("nvidia.com/gpu"), 8.0 * 599);
+  // requeued 1 s after the local job ends) to 31m35s.
+  EXPECT_DOUBLE_EQ(wl.losing_quota_seconds.at("nvidia.com/gpu"), 8.0 * 694);
   EXPECT_EQ(Report(*run).workers.at(1).losing_reservations, 1);
 }
 
@@ -601,47 +604,50 @@ MkSetup LostWinnerSetup(const std::string& reconnect_at) {
 }
 
 TEST(MultiKueueEdgeTest, CopyThatFinishedOnAReconnectedWorkerFinishesTheWorkload) {
-  // aws finished its run at 60m while unreachable; it comes back at 70m.
+  // aws finished its run at 60m while unreachable; it is reachable again at
+  // 70m and reconnected at the next attempt, 73m55s (retries since 10m).
   auto run = RunScenario(LostWinnerSetup("70m"));
   ASSERT_NE(run, nullptr);
   EXPECT_THAT(run->recorder.Of("WorkerSelected"),
               ElementsAre("0.0 WorkerSelected manager/aws ml/job-train", "1500.0 WorkerSelected manager/gcp ml/job-train"));
   // The manager finishes with aws's copy at once; the re-run on gcp goes.
   EXPECT_THAT(run->recorder.Of("Finished"),
-              ElementsAre("3600.0 Finished aws ml/job-train", "4200.0 Finished manager ml/job-train"));
+              ElementsAre("3600.0 Finished aws ml/job-train", "4435.0 Finished manager ml/job-train"));
   EXPECT_THAT(run->recorder.Of("CopyDeleted"),
-              ElementsAre("0.0 CopyDeleted manager/gcp ml/job-train", "4200.0 CopyDeleted manager/aws ml/job-train",
-                          "4200.0 CopyDeleted manager/gcp ml/job-train"));
+              ElementsAre("0.0 CopyDeleted manager/gcp ml/job-train", "4435.0 CopyDeleted manager/aws ml/job-train",
+                          "4435.0 CopyDeleted manager/gcp ml/job-train"));
   const auto& wl = Report(*run).workloads.at(0);
   EXPECT_EQ(wl.worker, "aws");
   // The job ran on both workers from 25m to 60m; gcp's 8 GPUs from 25m to
-  // 70m were for nothing.
+  // 73m55s were for nothing.
   EXPECT_EQ(wl.duplicate_run_time, 35 * kMinute);
   EXPECT_EQ(wl.losing_reservations, 2);  // gcp lost the tie at 0, then its re-run lost
-  EXPECT_DOUBLE_EQ(wl.losing_quota_seconds.at("nvidia.com/gpu"), 8.0 * 45 * 60);
+  EXPECT_DOUBLE_EQ(wl.losing_quota_seconds.at("nvidia.com/gpu"), 8.0 * (4435 - 1500));
 }
 
 TEST(MultiKueueEdgeTest, CopyAdmittedEarlierTakesOverFromTheReRun) {
-  // aws comes back at 30m, its copy (admitted at 0) still running.
+  // aws is reachable again at 30m (reconnected at 31m15s), its copy
+  // (admitted at 0) still running.
   auto run = RunScenario(LostWinnerSetup("30m"));
   ASSERT_NE(run, nullptr);
   EXPECT_THAT(run->recorder.Of("WorkerSelected"),
               ElementsAre("0.0 WorkerSelected manager/aws ml/job-train", "1500.0 WorkerSelected manager/gcp ml/job-train",
-                          "1800.0 WorkerSelected manager/aws ml/job-train"));
+                          "1875.0 WorkerSelected manager/aws ml/job-train"));
   EXPECT_THAT(run->recorder.Of("CopyDeleted"),
-              ElementsAre("0.0 CopyDeleted manager/gcp ml/job-train", "1800.0 CopyDeleted manager/gcp ml/job-train",
+              ElementsAre("0.0 CopyDeleted manager/gcp ml/job-train", "1875.0 CopyDeleted manager/gcp ml/job-train",
                           "3600.0 CopyDeleted manager/aws ml/job-train"));
   EXPECT_THAT(run->recorder.Of("Finished"),
               ElementsAre("3600.0 Finished aws ml/job-train", "3600.0 Finished manager ml/job-train"));
   const auto& wl = Report(*run).workloads.at(0);
   EXPECT_EQ(wl.worker, "aws");
-  EXPECT_EQ(wl.duplicate_run_time, 5 * kMinute);
+  EXPECT_EQ(wl.duplicate_run_time, 375 * kSecond);
 }
 
 TEST(MultiKueueEdgeTest, GarbageCollectorDeletesOnlyCopiesOfWorkloadsThatAreGone) {
   // The manager's workload finished on gcp (25m-85m) while aws was away;
-  // aws comes back at 100m: its finished copy goes on the first reconcile
-  // (the workload is finished), not at the garbage collector's tick.
+  // aws is back at 100m (reconnected at 100m35s): its finished copy goes on
+  // the first reconcile (the workload is finished), not at the garbage
+  // collector's tick.
   auto run = RunScenario(LostWinnerSetup("100m"));
   ASSERT_NE(run, nullptr);
   EXPECT_THAT(run->recorder.Of("Finished"),
@@ -649,7 +655,7 @@ TEST(MultiKueueEdgeTest, GarbageCollectorDeletesOnlyCopiesOfWorkloadsThatAreGone
                           "5100.0 Finished manager ml/job-train"));
   EXPECT_THAT(run->recorder.Of("CopyDeleted"),
               ElementsAre("0.0 CopyDeleted manager/gcp ml/job-train", "5100.0 CopyDeleted manager/gcp ml/job-train",
-                          "6000.0 CopyDeleted manager/aws ml/job-train"));
+                          "6035.0 CopyDeleted manager/aws ml/job-train"));
 }
 
 TEST(MultiKueueEdgeTest, NoManagerQuotaIsReservedWhileEveryWorkerIsUnreachable) {
@@ -661,15 +667,17 @@ TEST(MultiKueueEdgeTest, NoManagerQuotaIsReservedWhileEveryWorkerIsUnreachable) 
   auto run = RunScenario(s);
   ASSERT_NE(run, nullptr);
   // From 5m the MultiKueue check is inactive (no usable cluster) and so is
-  // the ClusterQueue: "second" waits for 12m. "first" keeps its quota.
+  // the ClusterQueue: "second" waits until the workers, reachable again at
+  // 12m, are reconnected (15m35s: attempts since 5m). "first" keeps its
+  // quota.
   EXPECT_THAT(run->recorder.Of("QuotaReserved"),
-              ::testing::IsSupersetOf({"0.0 QuotaReserved manager ml/job-first", "720.0 QuotaReserved manager ml/job-second"}));
+              ::testing::IsSupersetOf({"0.0 QuotaReserved manager ml/job-first", "935.0 QuotaReserved manager ml/job-second"}));
   for (const auto& line : run->recorder.Of("QuotaReserved")) {
     EXPECT_THAT(line, ::testing::Not(::testing::HasSubstr("360.0 QuotaReserved manager")));
   }
   EXPECT_THAT(run->recorder.Of("Evicted"), IsEmpty());
   EXPECT_THAT(run->recorder.Of("Finished"),
-              ::testing::IsSupersetOf({"3600.0 Finished manager ml/job-first", "4320.0 Finished manager ml/job-second"}));
+              ::testing::IsSupersetOf({"3600.0 Finished manager ml/job-first", "4535.0 Finished manager ml/job-second"}));
 }
 
 TEST(MultiKueueEdgeTest, AClusterQueueWithProvisioningRequestAndMultiKueueIsInactive) {

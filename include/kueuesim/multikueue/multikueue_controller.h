@@ -143,7 +143,14 @@ class MultiKueueController : public runtime::AdmissionCheckController, public en
   struct Group;
   struct Operation;
   struct RunState;
-  enum EventKind : int32_t { kReconcile = 1, kOperation, kConnectivity, kGarbageCollection, kReconnected };
+  enum EventKind : int32_t {
+    kReconcile = 1,
+    kOperation,
+    kConnectivity,
+    kGarbageCollection,
+    kReconnected,
+    kConnectAttempt,
+  };
 
   MultiKueueController() = default;
   Group& GroupOf(WorkloadId id);
@@ -163,6 +170,10 @@ class MultiKueueController : public runtime::AdmissionCheckController, public en
   int32_t AddOperation(Operation op);
   void RunOperation(int32_t index);
   void OnConnectivity(int32_t link, bool connected);
+  // A Change made the worker reachable or not. Lost at once; found again at
+  // the cluster controller's next connection attempt.
+  void SetReachable(int32_t link, bool reachable);
+  void OnConnectAttempt(int32_t link);
   // The watch of a reconnected worker delivered its copies: the ones the
   // manager had to leave behind go back to their workload's reconciler.
   void OnReconnected(int32_t link);
