@@ -1215,8 +1215,13 @@ void MultiKueueController::OnReconnected(int32_t link) {
   const cluster::ClusterState& ws = worker.worker()->state();
   bool orphans = false;
   std::vector<WorkloadId> to_delete;
+  std::vector<WorkloadId> gone;
   for (auto& [copy_id, live] : worker.live()) {
     if (!live.detached || live.deleting) continue;
+    if (!worker.IsCopy(copy_id, live.manager, live.key)) {
+      gone.push_back(copy_id);  // its record was recycled (streaming runs): nothing left to read
+      continue;
+    }
     if (!ManagerAlive(live)) {
       orphans = true;
       continue;
@@ -1249,6 +1254,7 @@ void MultiKueueController::OnReconnected(int32_t link) {
     AddStatusSync(link);
     ScheduleReconcile(live.manager, engine_->now());
   }
+  for (WorkloadId copy_id : gone) worker.live().erase(copy_id);
   for (WorkloadId copy_id : to_delete) IssueDelete(link, copy_id);
   if (orphans) ScheduleGarbageCollection();
   // Every workload is reconciled: nominations follow connectivity, the
