@@ -103,7 +103,7 @@ SimDuration Percentile(const std::vector<SimDuration>& sorted, int percent) {
   return sorted[rank - 1];
 }
 
-enum class Unit { kCount, kDuration, kRatio };
+enum class Unit { kCount, kDuration, kRatio, kAmount };
 
 struct FigureRow {
   std::string name;
@@ -206,9 +206,49 @@ std::vector<FigureRow> Figures(const std::vector<CompareRun>& runs) {
       if (amounts.second > 0 && seconds > 0) row.values[i] = amounts.first / (amounts.second * seconds);
     }
   }
+  // MultiKueue managers: figures per manager workload (the per-cluster rows
+  // above count each cluster's own workloads, the workers' copies among
+  // them).
+  std::map<std::string, FigureRow> per_manager;  // "<manager>\t<order>\t<name>"
+  auto manager_row = [&](const std::string& key, Unit unit) -> FigureRow& {
+    FigureRow& row = per_manager[key];
+    if (row.values.empty()) {
+      row.name = key.substr(key.rfind('\t') + 1);
+      row.unit = unit;
+      row.values.resize(runs.size());
+    }
+    return row;
+  };
+  for (size_t i = 0; i < runs.size(); ++i) {
+    for (const auto& mk : runs[i].summary.multikueue) {
+      const std::string prefix = (mk.manager.empty() ? std::string("(default)") : mk.manager) + "\t";
+      const std::string name = "multikueue " + (mk.manager.empty() ? std::string("(default)") : mk.manager) + " ";
+      auto set = [&](const std::string& order, const std::string& figure, Unit unit, double value) {
+        manager_row(prefix + order + "\t" + name + figure, unit).values[i] = value;
+      };
+      set("01", "workloads", Unit::kCount, static_cast<double>(mk.workloads));
+      set("02", "admitted on a worker", Unit::kCount, static_cast<double>(mk.admitted));
+      set("03", "finished", Unit::kCount, static_cast<double>(mk.finished));
+      set("04", "copies", Unit::kCount, static_cast<double>(mk.copies));
+      set("05", "losing reservations", Unit::kCount, static_cast<double>(mk.losing_reservations));
+      set("06", "losing preemptions", Unit::kCount, static_cast<double>(mk.losing_preemptions));
+      set("07", "time to admission p50", Unit::kDuration, static_cast<double>(mk.time_to_admission.p50));
+      set("08", "time to admission p90", Unit::kDuration, static_cast<double>(mk.time_to_admission.p90));
+      set("09", "jobs running twice", Unit::kDuration, static_cast<double>(mk.duplicate_run_time));
+      set("10", "API operations", Unit::kCount,
+          static_cast<double>(mk.copies + mk.copies_deleted + mk.nomination_patches + mk.status_syncs + mk.gate_opens));
+      for (const auto& [resource, amount] : mk.losing_quota_seconds) {
+        if (resource != "memory") set("11 " + resource, "losing quota " + resource + "-hours", Unit::kAmount, amount / 3600.0);
+      }
+      for (const auto& [resource, amount] : mk.losing_victim_work) {
+        if (resource != "memory") set("12 " + resource, "victim work lost " + resource + "-hours", Unit::kAmount, amount / 3600.0);
+      }
+    }
+  }
   std::vector<FigureRow> rows = std::move(overall);
   for (auto& [key, row] : per_queue) rows.push_back(std::move(row));
   for (auto& [key, row] : per_flavor) rows.push_back(std::move(row));
+  for (auto& [key, row] : per_manager) rows.push_back(std::move(row));
   return rows;
 }
 
@@ -217,6 +257,7 @@ std::string FormatValue(Unit unit, double value) {
     case Unit::kCount: return fmt::format("{}", static_cast<int64_t>(std::llround(value)));
     case Unit::kDuration: return FormatDuration(static_cast<SimDuration>(std::llround(value)));
     case Unit::kRatio: return fmt::format("{:.1f}%", value * 100);
+    case Unit::kAmount: return fmt::format("{:.2f}", value);
   }
   return "";
 }
@@ -229,6 +270,7 @@ std::string FormatDelta(Unit unit, double delta) {
       return (micros < 0 ? "-" : "+") + FormatDuration(micros < 0 ? -micros : micros);
     }
     case Unit::kRatio: return fmt::format("{:+.1f}pp", delta * 100);
+    case Unit::kAmount: return fmt::format("{:+.2f}", delta);
   }
   return "";
 }
@@ -283,7 +325,10 @@ std::string CompareJson(const std::vector<CompareRun>& runs, const std::vector<F
   for (const FigureRow& row : rows) {
     nlohmann::ordered_json figure;
     figure["figure"] = row.name;
-    figure["unit"] = row.unit == Unit::kCount ? "count" : row.unit == Unit::kDuration ? "seconds" : "ratio";
+    figure["unit"] = row.unit == Unit::kCount      ? "count"
+                     : row.unit == Unit::kDuration ? "seconds"
+                     : row.unit == Unit::kAmount   ? "amount"
+                                                   : "ratio";
     const double scale = row.unit == Unit::kDuration ? static_cast<double>(kSecond) : 1.0;
     auto values = nlohmann::ordered_json::array();
     auto deltas = nlohmann::ordered_json::array();

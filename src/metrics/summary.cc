@@ -255,6 +255,15 @@ MultiKueueSummary SummarizeMultiKueue(const multikueue::MultiKueueReport& report
     s.losing_preemptions += wl.losing_preemptions;
     s.winning_preemptions += wl.winning_preemptions;
     times.insert(times.end(), wl.time_to_admission.begin(), wl.time_to_admission.end());
+    for (const auto& [name, value] : wl.losing_quota_seconds) s.losing_quota_seconds[name] += value;
+    for (const auto& [name, value] : wl.losing_victim_work) s.losing_victim_work[name] += value;
+    s.duplicate_run_time += wl.duplicate_run_time;
+    s.nomination_patches += wl.nomination_patches;
+  }
+  for (const auto& worker : report.workers) {
+    s.copies_deleted += worker.deleted;
+    s.status_syncs += worker.status_syncs;
+    s.gate_opens += worker.gate_opens;
   }
   s.time_to_admission = ComputeWaitStats(std::move(times));
   return s;
@@ -461,11 +470,26 @@ std::string FormatSummary(const Summary& summary) {
         mk.losing_reservations, mk.losing_preemptions, mk.winning_preemptions,
         FormatDuration(mk.time_to_admission.p50), FormatDuration(mk.time_to_admission.p90),
         FormatDuration(mk.time_to_admission.max));
-    out += fmt::format("  {:<20} {:<20} {:>7} {:>12} {:>5} {:>8} {:>18}\n", "worker", "cluster", "copies",
-                       "reservations", "won", "deleted", "losing preemptions");
+    auto hours = [](const std::map<std::string, double>& amounts) {
+      std::string text;
+      for (const auto& [resource, amount] : amounts) {
+        if (resource == "memory") continue;
+        text += fmt::format("{}{:.2f} {}-hours", text.empty() ? "" : ", ", amount / 3600.0, resource);
+      }
+      return text.empty() ? std::string("-") : text;
+    };
+    out += fmt::format(
+        "  quota held by losing copies: {}; jobs running twice: {}\n"
+        "  work lost by the victims of losing copies: {}\n"
+        "  API operations: {} copies created, {} deleted, {} nominatedClusterNames patches, {} status syncs, "
+        "{} preemption gates opened\n",
+        hours(mk.losing_quota_seconds), FormatDuration(mk.duplicate_run_time), hours(mk.losing_victim_work),
+        mk.copies, mk.copies_deleted, mk.nomination_patches, mk.status_syncs, mk.gate_opens);
+    out += fmt::format("  {:<20} {:<20} {:>7} {:>12} {:>5} {:>8} {:>18} {:>12}\n", "worker", "cluster", "copies",
+                       "reservations", "won", "deleted", "losing preemptions", "status syncs");
     for (const auto& w : mk.workers) {
-      out += fmt::format("  {:<20} {:<20} {:>7} {:>12} {:>5} {:>8} {:>18}\n", w.name, w.cluster, w.copies,
-                         w.reservations, w.won, w.deleted, w.losing_preemptions);
+      out += fmt::format("  {:<20} {:<20} {:>7} {:>12} {:>5} {:>8} {:>18} {:>12}\n", w.name, w.cluster, w.copies,
+                         w.reservations, w.won, w.deleted, w.losing_preemptions, w.status_syncs);
     }
   }
   return out;
@@ -590,12 +614,18 @@ std::string SummaryToJson(const Summary& summary) {
           ", \"workloads\": {}, \"dispatches\": {}, \"admitted\": {}, \"finished\": {}, \"copies\": {}, "
           "\"reservations\": {}, \"losingReservations\": {}, \"losingPreemptions\": {}, "
           "\"winningPreemptions\": {},\n     \"timeToAdmissionSeconds\": {{\"count\": {}, \"p50\": {}, "
-          "\"p90\": {}, \"p99\": {}, \"max\": {}, \"mean\": {}}},\n     \"workers\": [",
+          "\"p90\": {}, \"p99\": {}, \"max\": {}, \"mean\": {}}},\n     ",
           mk.workloads, mk.dispatches, mk.admitted, mk.finished, mk.copies, mk.reservations,
           mk.losing_reservations, mk.losing_preemptions, mk.winning_preemptions, mk.time_to_admission.count,
           FormatSeconds(mk.time_to_admission.p50), FormatSeconds(mk.time_to_admission.p90),
           FormatSeconds(mk.time_to_admission.p99), FormatSeconds(mk.time_to_admission.max),
           FormatSeconds(mk.time_to_admission.mean));
+      out += fmt::format("\"losingQuotaSeconds\": {}, \"losingVictimWork\": {}, \"duplicateRunSeconds\": {},\n"
+                         "     \"apiOperations\": {{\"copiesCreated\": {}, \"copiesDeleted\": {}, "
+                         "\"nominationPatches\": {}, \"statusSyncs\": {}, \"gateOpens\": {}}},\n     \"workers\": [",
+                         JsonAmounts(mk.losing_quota_seconds), JsonAmounts(mk.losing_victim_work),
+                         FormatSeconds(mk.duplicate_run_time), mk.copies, mk.copies_deleted, mk.nomination_patches,
+                         mk.status_syncs, mk.gate_opens);
       for (size_t w = 0; w < mk.workers.size(); ++w) {
         const auto& worker = mk.workers[w];
         out += w == 0 ? "\n       {\"name\": " : ",\n       {\"name\": ";
@@ -603,8 +633,13 @@ std::string SummaryToJson(const Summary& summary) {
         out += ", \"cluster\": ";
         AppendJsonString(&out, worker.cluster);
         out += fmt::format(", \"copies\": {}, \"reservations\": {}, \"won\": {}, \"deleted\": {}, "
-                           "\"losingPreemptions\": {}, \"connectivity\": [",
+                           "\"losingPreemptions\": {}, ",
                            worker.copies, worker.reservations, worker.won, worker.deleted, worker.losing_preemptions);
+        out += fmt::format("\"losingReservations\": {}, \"statusSyncs\": {}, \"gateOpens\": {}, "
+                           "\"peakLiveCopies\": {}, \"losingQuotaSeconds\": {}, \"losingVictimWork\": {}, "
+                           "\"connectivity\": [",
+                           worker.losing_reservations, worker.status_syncs, worker.gate_opens, worker.peak_live_copies,
+                           JsonAmounts(worker.losing_quota_seconds), JsonAmounts(worker.losing_victim_work));
         for (size_t k = 0; k < worker.connectivity.size(); ++k) {
           out += fmt::format("{}[{}, {}]", k == 0 ? "" : ", ", FormatSeconds(worker.connectivity[k].first),
                              worker.connectivity[k].second ? "true" : "false");
@@ -627,11 +662,15 @@ std::string SummaryToJson(const Summary& summary) {
         out += fmt::format(
             ", \"arrival\": {}, \"firstReserved\": {}, \"admitted\": {}, \"finished\": {}, \"dispatches\": {}, "
             "\"copies\": {}, \"reservations\": {}, \"losingReservations\": {}, \"losingPreemptions\": {}, "
-            "\"winningPreemptions\": {}, \"timeToAdmission\": [{}]}}",
+            "\"winningPreemptions\": {}, \"timeToAdmission\": [{}], ",
             FormatSeconds(wl.arrival), FormatSeconds(wl.first_reserved_at),
             wl.admitted_at < 0 ? std::string("null") : FormatSeconds(wl.admitted_at),
             wl.finished_at < 0 ? std::string("null") : FormatSeconds(wl.finished_at), wl.dispatches, wl.copies,
             wl.reserving_workers, wl.losing_reservations, wl.losing_preemptions, wl.winning_preemptions, times);
+        out += fmt::format("\"losingQuotaSeconds\": {}, \"losingVictimWork\": {}, \"duplicateRunSeconds\": {}, "
+                           "\"nominationPatches\": {}}}",
+                           JsonAmounts(wl.losing_quota_seconds), JsonAmounts(wl.losing_victim_work),
+                           FormatSeconds(wl.duplicate_run_time), wl.nomination_patches);
       }
       out += "]}";
     }

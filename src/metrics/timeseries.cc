@@ -189,6 +189,32 @@ void TimeSeriesRecorder::OnEvent(const cluster::SimEvent& event) {
     }
     return;
   }
+  if (!event.worker.empty()) {
+    // MultiKueue: copies and API operations per worker, nominations per
+    // manager.
+    switch (event.type) {
+      case cluster::EventType::kDispatched: {
+        ClusterSeries::WorkerCounts& counts = c.multikueue[std::string(event.worker)];
+        ++counts.copies;
+        ++counts.created;
+        c.multikueue_dirty = true;
+        break;
+      }
+      case cluster::EventType::kCopyDeleted: {
+        ClusterSeries::WorkerCounts& counts = c.multikueue[std::string(event.worker)];
+        --counts.copies;
+        ++counts.deleted;
+        c.multikueue_dirty = true;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  if (event.type == cluster::EventType::kNominated) {
+    ++c.nominations;
+    c.multikueue_dirty = true;
+  }
   if (event.workload == cluster::kNone || !event.object.empty()) return;
   const cluster::CqId cq = event.cq;
   switch (event.type) {
@@ -229,22 +255,28 @@ void TimeSeriesRecorder::WriteRow(const ClusterSeries& c, quota::NodeId node, st
                                   cluster::FrId fr, std::string_view value) {
   const cluster::ClusterState& state = *c.state;
   const quota::QuotaTree& tree = state.tree();
-  std::string_view scope = tree.is_cluster_queue(node) ? "ClusterQueue" : "Cohort";
   std::string_view flavor;
   std::string_view resource;
   if (fr != kNoFr) {
     flavor = state.flavor(state.fr_flavor(fr)).name;
     resource = state.resource_name(state.fr_resource(fr));
   }
+  WriteRow(state.name(), tree.is_cluster_queue(node) ? "ClusterQueue" : "Cohort", tree.name(node), metric, flavor,
+           resource, value);
+}
+
+void TimeSeriesRecorder::WriteRow(std::string_view cluster, std::string_view scope, std::string_view name,
+                                  std::string_view metric, std::string_view flavor, std::string_view resource,
+                                  std::string_view value) {
   const std::string time = FormatSeconds(now_);
   if (format_ == TimeSeriesFormat::kCsv) {
     buffer_ += time;
     buffer_ += ',';
-    AppendCsvField(&buffer_, state.name());
+    AppendCsvField(&buffer_, cluster);
     buffer_ += ',';
     buffer_ += scope;
     buffer_ += ',';
-    AppendCsvField(&buffer_, tree.name(node));
+    AppendCsvField(&buffer_, name);
     buffer_ += ',';
     buffer_ += metric;
     buffer_ += ',';
@@ -258,11 +290,11 @@ void TimeSeriesRecorder::WriteRow(const ClusterSeries& c, quota::NodeId node, st
     buffer_ += "{\"time\": ";
     buffer_ += time;
     buffer_ += ", \"cluster\": ";
-    AppendJsonString(&buffer_, state.name());
+    AppendJsonString(&buffer_, cluster);
     buffer_ += ", \"scope\": \"";
     buffer_ += scope;
     buffer_ += "\", \"name\": ";
-    AppendJsonString(&buffer_, tree.name(node));
+    AppendJsonString(&buffer_, name);
     buffer_ += ", \"metric\": \"";
     buffer_ += metric;
     buffer_ += "\", \"flavor\": ";
@@ -328,6 +360,30 @@ void TimeSeriesRecorder::Flush() {
       c.emitted_share[static_cast<size_t>(n)] = share;
     }
     c.changed_shares.clear();
+    if (c.multikueue_dirty) {
+      c.multikueue_dirty = false;
+      for (auto& [worker, counts] : c.multikueue) {
+        if (counts.copies != counts.emitted_copies) {
+          WriteRow(state.name(), "MultiKueueCluster", worker, "copies", {}, {}, fmt::format("{}", counts.copies));
+          counts.emitted_copies = counts.copies;
+        }
+        if (counts.created != counts.emitted_created) {
+          WriteRow(state.name(), "MultiKueueCluster", worker, "copiesCreated", {}, {},
+                   fmt::format("{}", counts.created));
+          counts.emitted_created = counts.created;
+        }
+        if (counts.deleted != counts.emitted_deleted) {
+          WriteRow(state.name(), "MultiKueueCluster", worker, "copiesDeleted", {}, {},
+                   fmt::format("{}", counts.deleted));
+          counts.emitted_deleted = counts.deleted;
+        }
+      }
+      if (c.nominations != c.emitted_nominations) {
+        WriteRow(state.name(), "MultiKueue", state.name(), "nominationPatches", {}, {},
+                 fmt::format("{}", c.nominations));
+        c.emitted_nominations = c.nominations;
+      }
+    }
   }
   if (instant_wrote_) ++samples_;
   if (buffer_.size() >= (1 << 16)) {

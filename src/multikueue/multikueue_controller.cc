@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "kueuesim/base/quantity.h"
 #include "kueuesim/base/status.h"
 
 namespace kueuesim::multikueue {
@@ -22,7 +23,73 @@ namespace {
 // preemption gate per workload in this window.
 constexpr SimDuration kSingleClusterPreemptionTimeout = 5 * kMinute;
 constexpr const char* kMultiKueuePreemptionGate = "kueue.x-k8s.io/multikueue";
+
+double Seconds(SimDuration d) { return static_cast<double>(d) / static_cast<double>(kSecond); }
+
+// The MultiKueueCluster controller's connection attempts after a loss
+// (remoteClient.increaseFailedConnAttempt, retryAfter): the first at once,
+// then after 5 s, 10 s, 20 s, ... doubling up to 5 m 20 s. A worker that is
+// reachable again is found at the first attempt from then on.
+SimTime NextConnectAttempt(SimTime lost_since, SimTime now) {
+  constexpr SimDuration kRetryIncrement = 5 * kSecond;
+  constexpr int kRetryMaxSteps = 7;
+  SimTime attempt = lost_since;
+  for (int failed = 1; attempt < now; ++failed) {
+    attempt += kRetryIncrement << (std::min(failed, kRetryMaxSteps) - 1);
+  }
+  return attempt;
+}
+
+// What a workload holds, in resource units (cpu in cores), by resource.
+std::vector<std::pair<std::string, double>> HeldResources(const cluster::ClusterState& state,
+                                                          const WorkloadRecord& wl) {
+  std::vector<std::pair<std::string, double>> out;
+  if (!wl.admission.has_value()) return out;
+  for (const auto& ps : wl.admission->pod_sets) {
+    for (const auto& entry : ps.entries) {
+      const std::string& name = state.resource_name(entry.resource);
+      double amount = static_cast<double>(entry.usage);
+      if (IsMilliResource(name)) amount /= 1000.0;
+      auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == name; });
+      if (it == out.end()) {
+        out.emplace_back(name, amount);
+      } else {
+        it->second += amount;
+      }
+    }
+  }
+  return out;
+}
+
+void AddAll(std::map<std::string, double>* to, const std::map<std::string, double>& from) {
+  for (const auto& [name, value] : from) (*to)[name] += value;
+}
 }  // namespace
+
+// A copy that exists on a worker (created there, not yet deleted), whether
+// or not the manager workload's current dispatch still tracks it; its cost
+// is accounted here, per copy instance.
+struct MultiKueueController::LiveCopy {
+  WorkloadId manager = kNone;
+  std::string key;
+  int32_t report = kNone;
+  bool detached = false;     // the manager let go of it while the worker was unreachable
+  bool deleting = false;     // its deletion is on its way
+  bool job_created = false;  // the job object was created next to it
+  bool won = false;          // the selected copy of its dispatch: the job runs there
+  bool reservation_counted = false;
+  bool losing_counted = false;
+  bool running = false;      // its pods run (job created, pods ready)
+  SimTime holding_since = -1;  // worker quota
+  std::vector<std::pair<std::string, double>> held;  // what it holds
+  int32_t undecided_preemptions = 0;  // issued before it won or lost
+  std::map<std::string, double> undecided_victim_work;
+};
+
+struct MultiKueueController::RunState {
+  int32_t running = 0;  // copies running the job
+  SimTime since = 0;
+};
 
 // One MultiKueueCluster: the connection to a worker runtime. It owns the
 // copies it creates there and hears what happens to them.
@@ -36,16 +103,30 @@ class MultiKueueController::WorkerLink : public runtime::WorkloadOwner {
 
   const std::string& name() const { return name_; }
   ClusterRuntime* worker() const { return worker_; }
+  // Whether the worker's API server can be reached (the Changes), and when
+  // the next connection attempt is due.
+  bool reachable = true;
+  SimTime attempt_at = -1;
   int32_t owner_id() const { return owner_id_; }
   bool connected() const { return connected_; }
   SimTime lost_since() const { return lost_since_; }
-  void SetConnected(bool connected, SimTime now) {
+  // When the manager next sees the worker's status (its watch delivered).
+  SimTime readable_from() const { return readable_from_; }
+  void SetConnected(bool connected, SimTime now, SimDuration sync_latency) {
     connected_ = connected;
     if (!connected && lost_since_ < 0) lost_since_ = now;
-    if (connected) lost_since_ = -1;
+    if (connected) {
+      lost_since_ = -1;
+      readable_from_ = now + sync_latency;
+    }
   }
-  // Copies left behind while the worker was unreachable.
-  std::vector<std::pair<WorkloadId, std::string>>& orphans() { return orphans_; }
+  // The copies that exist there, by worker workload id (ordered: the
+  // reconnect and garbage collection passes are deterministic).
+  std::map<WorkloadId, LiveCopy>& live() { return live_; }
+  LiveCopy* Live(WorkloadId copy) {
+    auto it = live_.find(copy);
+    return it == live_.end() ? nullptr : &it->second;
+  }
 
   // Whether `copy` in the worker is still the copy of manager workload
   // `manager_id` named `key`.
@@ -64,6 +145,12 @@ class MultiKueueController::WorkerLink : public runtime::WorkloadOwner {
     controller_->OnCopyPreempting(index_, index, id, victims);
   }
   void OnPreemptionGated(WorkloadId id, int32_t index) override { controller_->OnCopyGated(index_, index, id); }
+  void OnPreemptionVictim(WorkloadId id, int32_t index, WorkloadId victim) override {
+    controller_->OnCopyVictim(index_, index, id, victim);
+  }
+  void OnQuotaReleased(WorkloadId id, int32_t index) override {
+    controller_->OnCopyQuotaReleased(index_, index, id);
+  }
 
  private:
   MultiKueueController* controller_;
@@ -73,7 +160,8 @@ class MultiKueueController::WorkerLink : public runtime::WorkloadOwner {
   int32_t owner_id_ = kNone;
   bool connected_ = true;
   SimTime lost_since_ = -1;
-  std::vector<std::pair<WorkloadId, std::string>> orphans_;
+  SimTime readable_from_ = 0;
+  std::map<WorkloadId, LiveCopy> live_;
 };
 
 struct MultiKueueController::Config {
@@ -81,21 +169,19 @@ struct MultiKueueController::Config {
   std::vector<int32_t> links;  // in spec.clusters order
 };
 
+// What the manager knows of the copy on one worker of the config.
 struct MultiKueueController::Copy {
   WorkloadId id = kNone;  // in the worker
   bool creating = false;  // a create is on its way
   uint32_t token = 0;     // bumped on deletion: cancels operations in flight
   bool admitted = false;
   SimTime admitted_at = -1;
-  bool evicted = false;
+  bool evicted = false;  // condition Evicted=True (until it reserves quota again)
   SimTime evicted_at = -1;
-  bool job_started = false;
   SimTime pods_ready_at = -1;
   SimTime finished_at = -1;
   SimTime gate_signal = -1;     // BlockedOnPreemptionGates since
   SimTime gate_opened_at = -1;  // -1: closed
-  bool reserved_counted = false;
-  int32_t undecided_preemptions = 0;  // issued before a winner was chosen
 };
 
 struct MultiKueueController::Group {
@@ -157,7 +243,10 @@ absl::StatusOr<std::unique_ptr<MultiKueueController>> MultiKueueController::Crea
     report.cluster = mkc.target_cluster;
     report.connectivity.emplace_back(0, mkc.active);
     controller->report_.workers.push_back(std::move(report));
-    if (!mkc.active) controller->links_.back()->SetConnected(false, 0);
+    if (!mkc.active) {
+      controller->links_.back()->SetConnected(false, 0, 0);
+      controller->links_.back()->reachable = false;
+    }
   }
   std::map<std::string, int32_t> config_index;
   for (const auto& mk_config : spec.multikueue_configs) {
@@ -168,24 +257,28 @@ absl::StatusOr<std::unique_ptr<MultiKueueController>> MultiKueueController::Crea
     controller->configs_.push_back(std::move(config));
   }
   controller->config_of_check_.assign(spec.admission_checks.size(), kNone);
+  controller->check_active_.assign(spec.admission_checks.size(), -1);
   for (size_t i = 0; i < spec.admission_checks.size(); ++i) {
     const model::AdmissionCheck& check = spec.admission_checks[i];
     if (check.controller_name != model::kMultiKueueControllerName) continue;
     auto it = config_index.find(check.parameters_name);
     if (it != config_index.end()) controller->config_of_check_[i] = it->second;
   }
-  // A ClusterQueue may use one MultiKueue check, for every flavor; else
-  // Kueue keeps it inactive.
+  // A ClusterQueue may use one MultiKueue check, for every flavor, and no
+  // ProvisioningRequest check next to it; else Kueue keeps it inactive
+  // (clusterQueue.updateQueueStatus).
   cluster::ClusterState& state = manager->mutable_state();
   for (cluster::CqId cq = 0; cq < state.num_cluster_queues(); ++cq) {
     cluster::ClusterQueueInfo& info = state.cq(cq);
     int multikueue_checks = 0;
+    int provisioning_checks = 0;
     bool per_flavor = false;
     for (const auto& ref : info.spec->admission_checks) {
       const int32_t check = manager->FindAdmissionCheck(ref.name);
-      if (check == kNone || manager->admission_check(check).controller_name != model::kMultiKueueControllerName) {
-        continue;
-      }
+      if (check == kNone) continue;
+      const std::string& controller_name = manager->admission_check(check).controller_name;
+      if (controller_name == "kueue.x-k8s.io/provisioning-request") ++provisioning_checks;
+      if (controller_name != model::kMultiKueueControllerName) continue;
       ++multikueue_checks;
       per_flavor = per_flavor || !ref.on_flavors.empty();
     }
@@ -195,12 +288,18 @@ absl::StatusOr<std::unique_ptr<MultiKueueController>> MultiKueueController::Crea
     } else if (per_flavor) {
       info.active = false;
       info.inactive_reason = "MultiKueueAdmissionCheckAppliedPerFlavor";
+    } else if (multikueue_checks > 0 && provisioning_checks > 0) {
+      info.active = false;
+      info.inactive_reason = "MultiKueueWithProvisioningRequest";
     }
   }
   for (const auto& change : spec.changes) {
     if (change.target_kind == "MultiKueueCluster") controller->changes_.push_back(change);
   }
   manager->RegisterAdmissionCheckController(model::kMultiKueueControllerName, controller.get());
+  // The checks' Active condition follows the workers from the start (it
+  // overrides a status given in the input, as Kueue's reconciler does).
+  controller->UpdateCheckActivity();
   return controller;
 }
 
@@ -212,6 +311,23 @@ void MultiKueueController::Start() {
   }
 }
 
+void MultiKueueController::UpdateCheckActivity() {
+  for (size_t check = 0; check < config_of_check_.size(); ++check) {
+    const int32_t config = config_of_check_[check];
+    if (config == kNone) continue;
+    // Active (reason Active or SomeActiveClusters) while one worker is
+    // Active; else Active=False, reason NoUsableClusters.
+    bool any = false;
+    for (int32_t link : configs_[static_cast<size_t>(config)].links) {
+      any = any || links_[static_cast<size_t>(link)]->connected();
+    }
+    const int8_t active = any ? 1 : 0;
+    if (check_active_[check] == active) continue;
+    check_active_[check] = active;
+    manager_->SetAdmissionCheckActive(static_cast<int32_t>(check), any);
+  }
+}
+
 MultiKueueController::Group& MultiKueueController::GroupOf(WorkloadId id) {
   if (static_cast<size_t>(id) >= groups_.size()) groups_.resize(static_cast<size_t>(id) + 1);
   return groups_[static_cast<size_t>(id)];
@@ -219,6 +335,11 @@ MultiKueueController::Group& MultiKueueController::GroupOf(WorkloadId id) {
 
 bool MultiKueueController::Visible(SimTime event_time) const {
   return event_time >= 0 && event_time + options_.status_sync_latency <= engine_->now();
+}
+
+bool MultiKueueController::Readable(int32_t link) const {
+  const WorkerLink& worker = *links_[static_cast<size_t>(link)];
+  return worker.connected() && engine_->now() >= worker.readable_from();
 }
 
 void MultiKueueController::Emit(EventType type, WorkloadId id, int32_t link, int64_t value) {
@@ -262,6 +383,65 @@ void MultiKueueController::ScheduleReconcile(WorkloadId id, SimTime at) {
   engine_->Schedule(at, this, kReconcile, id, group.epoch);
 }
 
+int32_t MultiKueueController::PositionOf(const Group& group, int32_t link) const {
+  if (group.config == kNone) return kNone;
+  const std::vector<int32_t>& links = configs_[static_cast<size_t>(group.config)].links;
+  auto it = std::find(links.begin(), links.end(), link);
+  return it == links.end() ? kNone : static_cast<int32_t>(it - links.begin());
+}
+
+bool MultiKueueController::ManagerAlive(const LiveCopy& copy) const {
+  const cluster::ClusterState& state = manager_->state();
+  if (copy.manager == kNone || copy.manager >= state.num_workloads()) return false;
+  const WorkloadRecord& wl = state.workload(copy.manager);
+  return wl.spec != nullptr && wl.phase != WorkloadPhase::kNotArrived && wl.key == copy.key;
+}
+
+// --- Cost accounting ---
+
+void MultiKueueController::AddStatusSync(int32_t link) {
+  if (Readable(link)) ++report_.workers[static_cast<size_t>(link)].status_syncs;
+}
+
+void MultiKueueController::ResolveLoser(int32_t link, LiveCopy& copy) {
+  if (copy.won || copy.report == kNone) return;
+  WorkloadDispatchReport& report = report_.workloads[static_cast<size_t>(copy.report)];
+  WorkerReport& worker = report_.workers[static_cast<size_t>(link)];
+  if (copy.reservation_counted && !copy.losing_counted) {
+    copy.losing_counted = true;
+    ++report.losing_reservations;
+    ++worker.losing_reservations;
+  }
+  report.losing_preemptions += copy.undecided_preemptions;
+  worker.losing_preemptions += copy.undecided_preemptions;
+  copy.undecided_preemptions = 0;
+  AddAll(&report.losing_victim_work, copy.undecided_victim_work);
+  AddAll(&worker.losing_victim_work, copy.undecided_victim_work);
+  copy.undecided_victim_work.clear();
+}
+
+void MultiKueueController::ResolveWinner(LiveCopy& copy) {
+  copy.won = true;
+  if (copy.report == kNone) return;
+  report_.workloads[static_cast<size_t>(copy.report)].winning_preemptions += copy.undecided_preemptions;
+  copy.undecided_preemptions = 0;
+  copy.undecided_victim_work.clear();
+}
+
+void MultiKueueController::SetRunning(LiveCopy& copy, bool running) {
+  if (copy.running == running || copy.report == kNone) return;
+  copy.running = running;
+  if (static_cast<size_t>(copy.report) >= runs_.size()) runs_.resize(static_cast<size_t>(copy.report) + 1);
+  RunState& run = runs_[static_cast<size_t>(copy.report)];
+  const SimTime now = engine_->now();
+  if (run.running > 1) {
+    report_.workloads[static_cast<size_t>(copy.report)].duplicate_run_time +=
+        static_cast<SimDuration>(run.running - 1) * (now - run.since);
+  }
+  run.running += running ? 1 : -1;
+  run.since = now;
+}
+
 // --- The manager's side ---
 
 void MultiKueueController::OnCheckPending(WorkloadId id, int32_t check) {
@@ -296,6 +476,21 @@ void MultiKueueController::OnCheckPending(WorkloadId id, int32_t check) {
   ScheduleReconcile(id, engine_->now());
 }
 
+void MultiKueueController::OnCheckStateChanged(WorkloadId id, int32_t /*check*/, CheckState /*state*/) {
+  // The workload changed: its reconcile runs (the other checks may all be
+  // Ready now).
+  ScheduleReconcile(id, engine_->now());
+}
+
+bool MultiKueueController::OtherChecksReady(WorkloadId id, const Group& group) const {
+  // allNonMKAdmissionChecksReady: every check but the MultiKueue one.
+  for (const auto& status : manager_->state().workload(id).checks) {
+    if (status.check == group.check) continue;
+    if (status.state != CheckState::kReady) return false;
+  }
+  return true;
+}
+
 void MultiKueueController::OnAdmitted(WorkloadId /*id*/) {}
 
 void MultiKueueController::OnEvicted(WorkloadId /*id*/) {
@@ -308,14 +503,7 @@ void MultiKueueController::OnQuotaReleased(WorkloadId id) {
   if (!group.active) return;
   // Every remote object goes (reconcileGroup step 2); unreachable workers
   // keep theirs until they come back.
-  for (size_t pos = 0; pos < group.copies.size(); ++pos) {
-    Copy& copy = group.copies[pos];
-    if (copy.undecided_preemptions > 0) {
-      ReportOf(group).losing_preemptions += copy.undecided_preemptions;
-      copy.undecided_preemptions = 0;
-    }
-    DeleteCopy(id, group, static_cast<int32_t>(pos));
-  }
+  for (size_t pos = 0; pos < group.copies.size(); ++pos) DeleteCopy(id, group, static_cast<int32_t>(pos));
   group.active = false;
   ++group.epoch;
   group.nominated.clear();
@@ -323,31 +511,53 @@ void MultiKueueController::OnQuotaReleased(WorkloadId id) {
   group.ready = false;
 }
 
-void MultiKueueController::DeleteCopy(WorkloadId id, Group& group, int32_t position) {
+void MultiKueueController::IssueDelete(int32_t link, WorkloadId copy_id) {
+  WorkerLink& worker = *links_[static_cast<size_t>(link)];
+  LiveCopy* live = worker.Live(copy_id);
+  if (live == nullptr || live->deleting) return;
+  live->deleting = true;
+  live->detached = false;
+  Operation op;
+  op.kind = Operation::kDelete;
+  op.manager = live->manager;
+  op.link = link;
+  op.copy = copy_id;
+  op.key = live->key;
+  engine_->ScheduleAfter(options_.dispatch_latency, this, kOperation, AddOperation(std::move(op)));
+  const WorkloadId manager_id = ManagerAlive(*live) ? live->manager : kNone;
+  Emit(EventType::kCopyDeleted, manager_id, link);
+  ++report_.workers[static_cast<size_t>(link)].deleted;
+}
+
+void MultiKueueController::DeleteCopy(WorkloadId /*id*/, Group& group, int32_t position) {
   Copy& copy = group.copies[static_cast<size_t>(position)];
   const int32_t link = configs_[static_cast<size_t>(group.config)].links[static_cast<size_t>(position)];
   WorkerLink& worker = *links_[static_cast<size_t>(link)];
-  const WorkloadRecord& wl = manager_->state().workload(id);
   ++copy.token;
   copy.creating = false;
   if (copy.id != kNone) {
-    if (worker.connected()) {
-      Operation op;
-      op.kind = Operation::kDelete;
-      op.manager = id;
-      op.link = link;
-      op.copy = copy.id;
-      op.key = wl.key;
-      engine_->ScheduleAfter(options_.dispatch_latency, this, kOperation, AddOperation(std::move(op)));
-      Emit(EventType::kCopyDeleted, id, link);
-      ++report_.workers[static_cast<size_t>(link)].deleted;
-    } else {
-      worker.orphans().emplace_back(copy.id, wl.key);
+    LiveCopy* live = worker.Live(copy.id);
+    if (live != nullptr) {
+      ResolveLoser(link, *live);
+      if (worker.connected()) {
+        IssueDelete(link, copy.id);
+      } else {
+        // Left on the unreachable worker; see OnReconnected.
+        live->detached = true;
+      }
     }
   }
   copy = Copy{.token = copy.token};
 }
 
+// Kueue's reconcileGroup for a workload that holds manager quota, in its
+// order: a finished copy finishes the workload (step 3); an evicted copy
+// sends a Ready check to Retry (4); with the check Ready and no admitted
+// copy in sight, the admitting worker is waited for (workerLostTimeout) or
+// given up (6a); the copy admitted first wins and every other copy goes
+// (6b); else preemption gates (7), then, once the other checks are Ready,
+// nomination and copies (8). Only reachable workers whose status the
+// manager has read count.
 void MultiKueueController::Reconcile(WorkloadId id) {
   Group& group = GroupOf(id);
   if (!group.active) return;
@@ -355,108 +565,159 @@ void MultiKueueController::Reconcile(WorkloadId id) {
   const WorkloadRecord& wl = manager_->state().workload(id);
   const SimTime now = engine_->now();
 
-  if (group.winner != kNone) {
-    Copy& copy = group.copies[static_cast<size_t>(group.winner)];
+  // Earliest visible copy in the given state, over readable workers.
+  auto best = [&](auto time_of) {
+    int32_t found = kNone;
+    for (size_t pos = 0; pos < group.copies.size(); ++pos) {
+      const Copy& copy = group.copies[pos];
+      const SimTime at = time_of(copy);
+      if (copy.id == kNone || at < 0 || !Readable(config.links[pos])) continue;
+      if (!Visible(at)) {
+        ScheduleReconcile(id, at + options_.status_sync_latency);
+        continue;
+      }
+      if (found == kNone || at < time_of(group.copies[static_cast<size_t>(found)])) found = static_cast<int32_t>(pos);
+    }
+    return found;
+  };
+
+  // 3. A copy finished: the manager's workload finishes with it.
+  const int32_t finished = best([](const Copy& c) { return c.finished_at; });
+  if (finished != kNone) {
+    WorkloadDispatchReport& report = ReportOf(group);
+    report.finished_at = now;
+    const int32_t link = config.links[static_cast<size_t>(finished)];
+    report.worker = links_[static_cast<size_t>(link)]->name();
+    if (finished != group.winner) {
+      // A copy taken back after a reconnection finished first: the others
+      // (the re-run among them) were for nothing.
+      const WorkloadId finished_id = group.copies[static_cast<size_t>(finished)].id;
+      for (size_t l = 0; l < links_.size(); ++l) {
+        for (auto& [copy_id, other] : links_[l]->live()) {
+          if (other.manager != id || other.key != wl.key) continue;
+          if (static_cast<int32_t>(l) == link && copy_id == finished_id) {
+            ResolveWinner(other);
+          } else {
+            other.won = false;
+            ResolveLoser(static_cast<int32_t>(l), other);
+          }
+        }
+      }
+    }
+    manager_->FinishWorkload(id);  // releases quota: the copies are deleted
+    return;
+  }
+
+  // 4. A copy was evicted on its worker while the check is Ready: Retry.
+  const int32_t evicted = best([](const Copy& c) { return c.evicted ? c.evicted_at : SimTime{-1}; });
+  if (evicted != kNone) {
+    // Evicted on the manager too: the job's status is synced, nothing more.
+    if (wl.evicted) return;
+    if (group.ready) {
+      manager_->SetAdmissionCheckState(id, group.check, CheckState::kRetry);
+      return;
+    }
+  }
+
+  const int32_t admitted = best([](const Copy& c) { return c.admitted ? c.admitted_at : SimTime{-1}; });
+  if (admitted == kNone && group.ready) {
+    // 6a. The admitting worker: unreachable, it gets workerLostTimeout from
+    // the loss; reachable without an admitted copy, it is given up.
     const int32_t link = config.links[static_cast<size_t>(group.winner)];
     const WorkerLink& worker = *links_[static_cast<size_t>(link)];
     if (!worker.connected()) {
-      // The admitting worker is unreachable: give it workerLostTimeout from
-      // the loss, then Retry.
       const SimTime deadline = worker.lost_since() + settings_.worker_lost_timeout;
       if (now < deadline) {
         ScheduleReconcile(id, deadline);
         return;
       }
-      manager_->SetAdmissionCheckState(id, group.check, CheckState::kRetry);
+      manager_->SetAdmissionCheckState(id, group.check, CheckState::kRetry);  // "Admitting remote lost"
       return;
     }
-    if (copy.finished_at >= 0) {
-      if (!Visible(copy.finished_at)) {
-        ScheduleReconcile(id, copy.finished_at + options_.status_sync_latency);
-        return;
-      }
-      ReportOf(group).finished_at = now;
-      manager_->FinishWorkload(id);  // releases quota: the copies are deleted
+    if (!Readable(link)) {
+      ScheduleReconcile(id, worker.readable_from());
       return;
     }
-    if (copy.evicted) {
-      if (!Visible(copy.evicted_at)) {
-        ScheduleReconcile(id, copy.evicted_at + options_.status_sync_latency);
-        return;
-      }
-      manager_->SetAdmissionCheckState(id, group.check, CheckState::kRetry);
-      return;
-    }
-    if (copy.id == kNone) {
-      manager_->SetAdmissionCheckState(id, group.check, CheckState::kRetry);  // "no longer exists"
-      return;
-    }
-    if (copy.pods_ready_at >= 0 && wl.owner == kNone && !wl.pods_ready) {
-      if (Visible(copy.pods_ready_at)) {
-        manager_->SetPodsReady(id, true);
-      } else {
-        ScheduleReconcile(id, copy.pods_ready_at + options_.status_sync_latency);
-      }
-    }
+    manager_->SetAdmissionCheckState(id, group.check, CheckState::kRetry);  // "no longer exists"
     return;
   }
 
-  // The copy admitted first (as the manager sees it) wins; ties go to the
-  // earlier cluster of the MultiKueueConfig.
-  int32_t best = kNone;
-  for (size_t pos = 0; pos < group.copies.size(); ++pos) {
-    const Copy& copy = group.copies[pos];
-    if (!copy.admitted || !links_[static_cast<size_t>(config.links[pos])]->connected()) continue;
-    if (!Visible(copy.admitted_at)) {
-      ScheduleReconcile(id, copy.admitted_at + options_.status_sync_latency);
-      continue;
-    }
-    if (best == kNone || copy.admitted_at < group.copies[static_cast<size_t>(best)].admitted_at) {
-      best = static_cast<int32_t>(pos);
-    }
-  }
-  if (best != kNone) {
-    group.winner = best;
-    group.ready = true;
-    group.nominated.clear();
-    Copy& winner = group.copies[static_cast<size_t>(best)];
-    const int32_t link = config.links[static_cast<size_t>(best)];
-    WorkloadDispatchReport& report = ReportOf(group);
-    report.worker = links_[static_cast<size_t>(link)]->name();
-    report.admitted_at = winner.admitted_at;
-    report.time_to_admission.push_back(winner.admitted_at - group.reserved_at);
-    report.winning_preemptions += winner.undecided_preemptions;
-    winner.undecided_preemptions = 0;
-    ++report_.workers[static_cast<size_t>(link)].won;
+  if (admitted != kNone) {
+    // 6b. Converge onto the copy admitted first (ties: the earlier cluster
+    // of the MultiKueueConfig): every other copy goes.
     for (size_t pos = 0; pos < group.copies.size(); ++pos) {
-      if (static_cast<int32_t>(pos) == best) continue;
-      Copy& loser = group.copies[pos];
-      if (loser.reserved_counted) ++report.losing_reservations;
-      report.losing_preemptions += loser.undecided_preemptions;
-      report_.workers[static_cast<size_t>(config.links[pos])].losing_preemptions += loser.undecided_preemptions;
-      loser.undecided_preemptions = 0;
+      if (static_cast<int32_t>(pos) == admitted) continue;
+      const Copy& other = group.copies[pos];
+      if (other.id == kNone && !other.creating) continue;
       if (!links_[static_cast<size_t>(config.links[pos])]->connected()) continue;
       DeleteCopy(id, group, static_cast<int32_t>(pos));
     }
-    Emit(EventType::kWorkerSelected, id, link);
-    // The job object is created on the winner; its pods start there.
-    Operation op;
-    op.kind = Operation::kStartJob;
-    op.manager = id;
-    op.epoch = group.epoch;
-    op.position = best;
-    op.link = link;
-    op.copy = winner.id;
-    op.token = winner.token;
-    op.key = wl.key;
-    engine_->ScheduleAfter(options_.dispatch_latency, this, kOperation, AddOperation(std::move(op)));
-    const uint32_t epoch = group.epoch;
-    manager_->SetAdmissionCheckState(id, group.check, CheckState::kReady);
-    if (GroupOf(id).epoch == epoch && wl.owner != kNone) ReconcileComponents(id);
+    Copy& winner = group.copies[static_cast<size_t>(admitted)];
+    const int32_t link = config.links[static_cast<size_t>(admitted)];
+    WorkerLink& worker = *links_[static_cast<size_t>(link)];
+    LiveCopy* live = worker.Live(winner.id);
+    if (group.winner != admitted) {
+      WorkloadDispatchReport& report = ReportOf(group);
+      if (!group.ready) {
+        report.admitted_at = winner.admitted_at;
+        report.time_to_admission.push_back(winner.admitted_at - group.reserved_at);
+      }
+      // A copy admitted before the current winner (one the manager had to
+      // leave on a worker that was unreachable) takes over: Kueue deletes
+      // the other copies and syncs this one (its ClusterName stays).
+      report.worker = worker.name();
+      ++report_.workers[static_cast<size_t>(link)].won;
+      group.winner = admitted;
+      group.nominated.clear();
+      // Every copy of the workload that is not this one lost, including
+      // the ones on unreachable workers.
+      for (size_t l = 0; l < links_.size(); ++l) {
+        for (auto& [copy_id, other] : links_[l]->live()) {
+          // A copy the manager let go of keeps its verdict.
+          if (other.manager != id || other.key != wl.key || other.detached) continue;
+          if (static_cast<int32_t>(l) == link && copy_id == winner.id) continue;
+          other.won = false;
+          ResolveLoser(static_cast<int32_t>(l), other);
+        }
+      }
+      if (live != nullptr) ResolveWinner(*live);
+      Emit(EventType::kWorkerSelected, id, link);
+      if (live == nullptr || !live->job_created) {
+        // The job object is created on the winner; its pods start there.
+        Operation op;
+        op.kind = Operation::kStartJob;
+        op.manager = id;
+        op.epoch = group.epoch;
+        op.position = admitted;
+        op.link = link;
+        op.copy = winner.id;
+        op.token = winner.token;
+        op.key = wl.key;
+        engine_->ScheduleAfter(options_.dispatch_latency, this, kOperation, AddOperation(std::move(op)));
+      }
+      if (!group.ready) {
+        group.ready = true;
+        const uint32_t epoch = group.epoch;
+        manager_->SetAdmissionCheckState(id, group.check, CheckState::kReady);
+        if (GroupOf(id).epoch == epoch && wl.owner != kNone) ReconcileComponents(id);
+        return;
+      }
+    }
+    // The job's status comes back to the manager.
+    if (winner.pods_ready_at >= 0 && wl.owner == kNone && !wl.pods_ready) {
+      if (Visible(winner.pods_ready_at)) {
+        manager_->SetPodsReady(id, true);
+      } else {
+        ScheduleReconcile(id, winner.pods_ready_at + options_.status_sync_latency);
+      }
+    }
     return;
   }
 
+  // 7. Orchestrated preemption.
   if (orchestrated_preemption_) OpenPreemptionGateIfDue(id, group);
+  // 8. Nomination waits for every other admission check.
+  if (!OtherChecksReady(id, group)) return;
   Nominate(id, group);
   SyncCopies(id, group);
 }
@@ -472,6 +733,7 @@ void MultiKueueController::Nominate(WorkloadId id, Group& group) {
       if (group.nominated != std::vector<int32_t>{assigned}) {
         group.nominated = {assigned};
         group.last_nomination = engine_->now();
+        ++ReportOf(group).nomination_patches;
         Emit(EventType::kNominated, id, config.links[static_cast<size_t>(assigned)], 1);
       }
       return;
@@ -543,6 +805,7 @@ void MultiKueueController::Nominate(WorkloadId id, Group& group) {
   if (decision.nominated != group.nominated) {
     group.nominated = std::move(decision.nominated);
     group.last_nomination = engine_->now();
+    ++ReportOf(group).nomination_patches;
     Emit(EventType::kNominated, id, kNone, static_cast<int64_t>(group.nominated.size()));
   }
   if (decision.recheck_at.has_value()) ScheduleReconcile(id, std::max(*decision.recheck_at, engine_->now()));
@@ -557,7 +820,9 @@ void MultiKueueController::SyncCopies(WorkloadId id, Group& group) {
     Copy& copy = group.copies[pos];
     const bool nominated =
         std::find(group.nominated.begin(), group.nominated.end(), static_cast<int32_t>(pos)) != group.nominated.end();
-    if (nominated && copy.id == kNone && !copy.creating) {
+    // A reconnected worker gets copies once the manager has read what it
+    // already holds (OnReconnected).
+    if (nominated && copy.id == kNone && !copy.creating && Readable(link)) {
       copy.creating = true;
       Operation op;
       op.kind = Operation::kCreate;
@@ -580,7 +845,8 @@ void MultiKueueController::OpenPreemptionGateIfDue(WorkloadId id, Group& group) 
   int32_t candidate = kNone;
   for (size_t pos = 0; pos < group.copies.size(); ++pos) {
     const Copy& copy = group.copies[pos];
-    if (copy.id == kNone || !links_[static_cast<size_t>(config.links[pos])]->connected()) continue;
+    if (copy.id == kNone || !Readable(config.links[pos])) continue;
+    // Only gates open now count (an eviction closed its copy's gate).
     if (copy.gate_opened_at >= 0) {
       latest_open = std::max(latest_open, copy.gate_opened_at);
       continue;
@@ -609,6 +875,7 @@ void MultiKueueController::OpenPreemptionGateIfDue(WorkloadId id, Group& group) 
   op.token = copy.token;
   op.key = manager_->state().workload(id).key;
   engine_->ScheduleAfter(options_.dispatch_latency, this, kOperation, AddOperation(std::move(op)));
+  ++report_.workers[static_cast<size_t>(link)].gate_opens;
   Emit(EventType::kPreemptionGateOpened, id, link);
   ScheduleReconcile(id, now + kSingleClusterPreemptionTimeout);
 }
@@ -651,6 +918,7 @@ void MultiKueueController::ReconcileComponents(WorkloadId id) {
   }
 }
 
+
 // --- Operations on workers ---
 
 void MultiKueueController::RunOperation(int32_t index) {
@@ -659,6 +927,8 @@ void MultiKueueController::RunOperation(int32_t index) {
   WorkerLink& worker = *links_[static_cast<size_t>(op.link)];
   if (op.kind == Operation::kDelete) {
     if (worker.IsCopy(op.copy, op.manager, op.key)) worker.worker()->DeleteWorkload(op.copy, /*release_record=*/true);
+    LiveCopy* live = worker.Live(op.copy);
+    if (live != nullptr && live->manager == op.manager && live->key == op.key) worker.live().erase(op.copy);
     return;
   }
   Group& group = GroupOf(op.manager);
@@ -666,29 +936,37 @@ void MultiKueueController::RunOperation(int32_t index) {
                        group.copies[static_cast<size_t>(op.position)].token == op.token;
   if (op.kind == Operation::kPodsReady || op.kind == Operation::kFinishCopy) {
     // A job that runs on a worker carries on whatever the manager does
-    // meanwhile (a lost worker keeps running it).
+    // meanwhile (a lost worker keeps running it). The manager hears of it
+    // if its dispatch tracks the copy (also one it took back after a
+    // reconnection).
     if (!worker.IsCopy(op.copy, op.manager, op.key)) return;
     const WorkloadRecord& remote = worker.worker()->state().workload(op.copy);
     if (remote.phase != WorkloadPhase::kAdmitted || remote.evicted) return;
+    // Untracked copies' state is read when they are taken back.
+    int32_t tracked = group.active ? PositionOf(group, op.link) : kNone;
+    if (tracked != kNone && group.copies[static_cast<size_t>(tracked)].id != op.copy) tracked = kNone;
     if (op.kind == Operation::kPodsReady) {
       worker.worker()->SetPodsReady(op.copy, true);
+      if (LiveCopy* live = worker.Live(op.copy)) SetRunning(*live, true);
       if (remote.duration.has_value()) {
         Operation finish = op;
         finish.kind = Operation::kFinishCopy;
         engine_->ScheduleAfter(*remote.duration, this, kOperation, AddOperation(std::move(finish)));
       }
-      if (current) {
-        group.copies[static_cast<size_t>(op.position)].pods_ready_at = engine_->now();
+      if (tracked != kNone) {
+        group.copies[static_cast<size_t>(tracked)].pods_ready_at = engine_->now();
+        AddStatusSync(op.link);
         ScheduleReconcile(op.manager, engine_->now() + options_.status_sync_latency);
       }
       return;
     }
     if (!remote.pods_ready) return;
     worker.worker()->FinishWorkload(op.copy);
-    if (current) {
-      Copy& copy = group.copies[static_cast<size_t>(op.position)];
+    if (tracked != kNone) {
+      Copy& copy = group.copies[static_cast<size_t>(tracked)];
       copy.finished_at = engine_->now();
       copy.admitted = false;
+      AddStatusSync(op.link);
       ScheduleReconcile(op.manager, engine_->now() + options_.status_sync_latency);
     }
     return;
@@ -704,15 +982,23 @@ void MultiKueueController::RunOperation(int32_t index) {
       clone.admission.reset();
       clone.preemption_gates.clear();
       if (orchestrated_preemption_) clone.preemption_gates.push_back(kMultiKueuePreemptionGate);
+      LiveCopy live;
+      live.manager = op.manager;
+      live.key = wl.key;
+      live.report = group.report;
       auto created = worker.worker()->AddOwnedWorkload(std::move(clone), worker.owner_id(), op.manager);
       if (!created.ok()) {
         KUEUESIM_CHECK_MSG(false, fmt::format("MultiKueue copy of {} on {}: {}", wl.key, worker.name(),
                                               StatusMessage(created.status())));
       }
-      // The worker may have admitted it already (copy events): keep them.
+      // It arrives in the worker's queue now; the worker schedules it later.
       copy.id = *created;
+      worker.live()[*created] = std::move(live);
+      WorkerReport& worker_report = report_.workers[static_cast<size_t>(op.link)];
+      worker_report.peak_live_copies =
+          std::max<int64_t>(worker_report.peak_live_copies, static_cast<int64_t>(worker.live().size()));
       ++ReportOf(group).copies;
-      ++report_.workers[static_cast<size_t>(op.link)].copies;
+      ++worker_report.copies;
       Emit(EventType::kDispatched, op.manager, op.link);
       return;
     }
@@ -720,7 +1006,7 @@ void MultiKueueController::RunOperation(int32_t index) {
       if (!worker.connected() || !worker.IsCopy(op.copy, op.manager, op.key)) return;
       const WorkloadRecord& remote = worker.worker()->state().workload(op.copy);
       if (remote.phase != WorkloadPhase::kAdmitted || remote.evicted) return;
-      copy.job_started = true;
+      if (LiveCopy* live = worker.Live(op.copy)) live->job_created = true;
       Operation ready = op;
       ready.kind = Operation::kPodsReady;
       engine_->ScheduleAfter(remote.startup_delay, this, kOperation, AddOperation(std::move(ready)));
@@ -740,95 +1026,132 @@ void MultiKueueController::RunOperation(int32_t index) {
 }
 
 // --- Copy events ---
+// Each finds the copy's cost entry (any copy that exists) and, when the
+// manager's current dispatch tracks it, its position there.
 
 void MultiKueueController::OnCopyReserved(int32_t link, WorkloadId manager_id, WorkloadId copy_id) {
+  WorkerLink& worker = *links_[static_cast<size_t>(link)];
+  LiveCopy* live = worker.Live(copy_id);
+  if (live == nullptr) return;
+  live->holding_since = engine_->now();
+  live->held = HeldResources(worker.worker()->state(), worker.worker()->state().workload(copy_id));
+  if (!live->reservation_counted && live->report != kNone) {
+    live->reservation_counted = true;
+    ++report_.workloads[static_cast<size_t>(live->report)].reserving_workers;
+    ++report_.workers[static_cast<size_t>(link)].reservations;
+  }
   Group& group = GroupOf(manager_id);
-  if (!group.active) return;
-  const Config& config = configs_[static_cast<size_t>(group.config)];
-  for (size_t pos = 0; pos < config.links.size(); ++pos) {
-    if (config.links[pos] != link) continue;
-    Copy& copy = group.copies[pos];
-    if (copy.id != copy_id) continue;
-    if (!copy.reserved_counted) {
-      copy.reserved_counted = true;
-      ++ReportOf(group).reserving_workers;
-      ++report_.workers[static_cast<size_t>(link)].reservations;
-    }
+  const int32_t pos = group.active ? PositionOf(group, link) : kNone;
+  const bool tracked = pos != kNone && group.copies[static_cast<size_t>(pos)].id == copy_id;
+  // Reserving after another copy won (or after the manager let it go):
+  // a duplicate reservation.
+  if (live->detached || (!tracked && !live->won) || (tracked && group.winner != kNone && group.winner != pos)) {
+    ResolveLoser(link, *live);
+  }
+  if (!tracked) return;
+  Copy& copy = group.copies[static_cast<size_t>(pos)];
+  copy.evicted = false;  // QuotaReserved resets Evicted
+  AddStatusSync(link);
+}
+
+void MultiKueueController::OnCopyQuotaReleased(int32_t link, WorkloadId /*manager_id*/, WorkloadId copy_id) {
+  LiveCopy* live = links_[static_cast<size_t>(link)]->Live(copy_id);
+  if (live == nullptr) return;
+  SetRunning(*live, false);
+  if (live->holding_since < 0) return;
+  const double seconds = Seconds(engine_->now() - live->holding_since);
+  live->holding_since = -1;
+  if (live->won || live->report == kNone) return;
+  WorkloadDispatchReport& report = report_.workloads[static_cast<size_t>(live->report)];
+  WorkerReport& worker = report_.workers[static_cast<size_t>(link)];
+  for (const auto& [name, amount] : live->held) {
+    report.losing_quota_seconds[name] += amount * seconds;
+    worker.losing_quota_seconds[name] += amount * seconds;
   }
 }
 
 void MultiKueueController::OnCopyAdmitted(int32_t link, WorkloadId manager_id, WorkloadId copy_id) {
   Group& group = GroupOf(manager_id);
   if (!group.active) return;
-  const Config& config = configs_[static_cast<size_t>(group.config)];
-  for (size_t pos = 0; pos < config.links.size(); ++pos) {
-    if (config.links[pos] != link) continue;
-    Copy& copy = group.copies[pos];
-    if (copy.id != copy_id) continue;
-    copy.admitted = true;
-    copy.admitted_at = engine_->now();
-    copy.evicted = false;
-    copy.gate_signal = -1;
-    if (group.winner == static_cast<int32_t>(pos)) {
-      // Re-admitted where its job already exists: the pods start again.
-      Operation op;
-      op.kind = Operation::kStartJob;
-      op.manager = manager_id;
-      op.epoch = group.epoch;
-      op.position = static_cast<int32_t>(pos);
-      op.link = link;
-      op.copy = copy_id;
-      op.token = copy.token;
-      op.key = manager_->state().workload(manager_id).key;
-      engine_->Schedule(engine_->now(), this, kOperation, AddOperation(std::move(op)));
-    }
-    ScheduleReconcile(manager_id, engine_->now() + options_.status_sync_latency);
+  const int32_t pos = PositionOf(group, link);
+  if (pos == kNone || group.copies[static_cast<size_t>(pos)].id != copy_id) return;
+  Copy& copy = group.copies[static_cast<size_t>(pos)];
+  copy.admitted = true;
+  copy.admitted_at = engine_->now();
+  copy.evicted = false;
+  copy.gate_signal = -1;
+  if (group.winner == pos) {
+    // Re-admitted where its job already exists: the pods start again.
+    Operation op;
+    op.kind = Operation::kStartJob;
+    op.manager = manager_id;
+    op.epoch = group.epoch;
+    op.position = pos;
+    op.link = link;
+    op.copy = copy_id;
+    op.token = copy.token;
+    op.key = manager_->state().workload(manager_id).key;
+    engine_->Schedule(engine_->now(), this, kOperation, AddOperation(std::move(op)));
   }
+  AddStatusSync(link);
+  ScheduleReconcile(manager_id, engine_->now() + options_.status_sync_latency);
 }
 
 void MultiKueueController::OnCopyEvicted(int32_t link, WorkloadId manager_id, WorkloadId copy_id) {
+  if (LiveCopy* live = links_[static_cast<size_t>(link)]->Live(copy_id)) SetRunning(*live, false);  // pods stop
   Group& group = GroupOf(manager_id);
   if (!group.active) return;
-  const Config& config = configs_[static_cast<size_t>(group.config)];
-  for (size_t pos = 0; pos < config.links.size(); ++pos) {
-    if (config.links[pos] != link || group.copies[pos].id != copy_id) continue;
-    Copy& copy = group.copies[pos];
-    copy.admitted = false;
-    copy.evicted = true;
-    copy.evicted_at = engine_->now();
-    copy.job_started = false;
-    copy.pods_ready_at = -1;
-    copy.gate_signal = -1;
-    ScheduleReconcile(manager_id, engine_->now() + options_.status_sync_latency);
-  }
+  const int32_t pos = PositionOf(group, link);
+  if (pos == kNone || group.copies[static_cast<size_t>(pos)].id != copy_id) return;
+  Copy& copy = group.copies[static_cast<size_t>(pos)];
+  copy.admitted = false;
+  copy.evicted = true;
+  copy.evicted_at = engine_->now();
+  copy.pods_ready_at = -1;
+  copy.gate_signal = -1;
+  // The eviction closed its preemption gate (prepareForEviction): it no
+  // longer holds off the other copies' gates.
+  copy.gate_opened_at = -1;
+  AddStatusSync(link);
+  ScheduleReconcile(manager_id, engine_->now() + options_.status_sync_latency);
 }
 
 void MultiKueueController::OnCopyPreempting(int32_t link, WorkloadId manager_id, WorkloadId copy_id,
                                             int32_t victims) {
-  Group& group = GroupOf(manager_id);
-  if (!group.active) return;
-  const Config& config = configs_[static_cast<size_t>(group.config)];
-  for (size_t pos = 0; pos < config.links.size(); ++pos) {
-    if (config.links[pos] != link || group.copies[pos].id != copy_id) continue;
-    if (group.winner == static_cast<int32_t>(pos)) {
-      ReportOf(group).winning_preemptions += victims;
-    } else {
-      group.copies[pos].undecided_preemptions += victims;
-    }
+  LiveCopy* live = links_[static_cast<size_t>(link)]->Live(copy_id);
+  if (live == nullptr || live->report == kNone) return;
+  (void)manager_id;
+  if (live->won) {
+    report_.workloads[static_cast<size_t>(live->report)].winning_preemptions += victims;
+    return;
   }
+  live->undecided_preemptions += victims;
+  if (live->losing_counted || live->detached) ResolveLoser(link, *live);  // already lost
+}
+
+void MultiKueueController::OnCopyVictim(int32_t link, WorkloadId /*manager_id*/, WorkloadId copy_id,
+                                        WorkloadId victim) {
+  WorkerLink& worker = *links_[static_cast<size_t>(link)];
+  LiveCopy* live = worker.Live(copy_id);
+  if (live == nullptr || live->won) return;
+  const cluster::ClusterState& ws = worker.worker()->state();
+  const WorkloadRecord& v = ws.workload(victim);
+  if (!v.pods_ready) return;  // nothing ran yet: nothing lost
+  const double seconds = Seconds(engine_->now() - v.running_since);
+  for (const auto& [name, amount] : HeldResources(ws, v)) live->undecided_victim_work[name] += amount * seconds;
+  if (live->losing_counted || live->detached) ResolveLoser(link, *live);
 }
 
 void MultiKueueController::OnCopyGated(int32_t link, WorkloadId manager_id, WorkloadId copy_id) {
   Group& group = GroupOf(manager_id);
   if (!group.active) return;
-  const Config& config = configs_[static_cast<size_t>(group.config)];
-  for (size_t pos = 0; pos < config.links.size(); ++pos) {
-    if (config.links[pos] != link || group.copies[pos].id != copy_id) continue;
-    Copy& copy = group.copies[pos];
-    if (copy.gate_signal >= 0) continue;
-    copy.gate_signal = engine_->now();
-    ScheduleReconcile(manager_id, engine_->now() + options_.status_sync_latency);
-  }
+  const int32_t pos = PositionOf(group, link);
+  if (pos == kNone || group.copies[static_cast<size_t>(pos)].id != copy_id) return;
+  Copy& copy = group.copies[static_cast<size_t>(pos)];
+  if (copy.gate_signal >= 0) return;
+  copy.gate_signal = engine_->now();
+  AddStatusSync(link);
+  ScheduleReconcile(manager_id, engine_->now() + options_.status_sync_latency);
 }
 
 // --- Connectivity and garbage collection ---
@@ -836,41 +1159,143 @@ void MultiKueueController::OnCopyGated(int32_t link, WorkloadId manager_id, Work
 void MultiKueueController::OnConnectivity(int32_t link, bool connected) {
   WorkerLink& worker = *links_[static_cast<size_t>(link)];
   if (worker.connected() == connected) return;
-  worker.SetConnected(connected, engine_->now());
+  worker.SetConnected(connected, engine_->now(), options_.status_sync_latency);
   report_.workers[static_cast<size_t>(link)].connectivity.emplace_back(engine_->now(), connected);
   Emit(connected ? EventType::kWorkerConnected : EventType::kWorkerDisconnected, kNone, link);
-  if (connected && !worker.orphans().empty() && settings_.gc_interval > 0 && !gc_scheduled_) {
-    // The garbage collector runs every gcInterval over connected workers.
-    const SimTime next =
-        (engine_->now() / settings_.gc_interval + 1) * settings_.gc_interval;
-    gc_scheduled_ = true;
-    engine_->Schedule(next, this, kGarbageCollection);
+  // The MultiKueueCluster's Active condition follows at once (a failed or
+  // a successful connection attempt), and with it its checks'.
+  UpdateCheckActivity();
+  if (connected) {
+    // The new watch lists the worker's copies: the manager reads them and
+    // reconciles their workloads.
+    engine_->Schedule(worker.readable_from(), this, kReconnected, link);
+    return;
   }
   // Every workload is reconciled: nominations follow connectivity, a lost
-  // winner starts its timeout, a reconnected worker's status is seen again.
-  const SimTime at = engine_->now() + (connected ? options_.status_sync_latency : 0);
+  // winner starts its timeout.
   for (size_t id = 0; id < groups_.size(); ++id) {
-    if (groups_[id].active) ScheduleReconcile(static_cast<WorkloadId>(id), at);
+    if (groups_[id].active) ScheduleReconcile(static_cast<WorkloadId>(id), engine_->now());
   }
 }
 
-void MultiKueueController::CollectGarbage() {
-  gc_scheduled_ = false;
-  bool remaining = false;
-  for (auto& link : links_) {
-    if (!link->connected()) {
-      remaining = remaining || !link->orphans().empty();
+void MultiKueueController::SetReachable(int32_t link, bool reachable) {
+  WorkerLink& worker = *links_[static_cast<size_t>(link)];
+  worker.reachable = reachable;
+  if (!reachable) {
+    // The watch ends: disconnected at once.
+    OnConnectivity(link, false);
+    return;
+  }
+  if (worker.connected()) return;
+  const SimTime at = NextConnectAttempt(worker.lost_since(), engine_->now());
+  if (at == engine_->now()) {
+    OnConnectivity(link, true);
+    return;
+  }
+  if (worker.attempt_at == at) return;
+  worker.attempt_at = at;
+  engine_->Schedule(at, this, kConnectAttempt, link);
+}
+
+void MultiKueueController::OnConnectAttempt(int32_t link) {
+  WorkerLink& worker = *links_[static_cast<size_t>(link)];
+  if (worker.attempt_at != engine_->now()) return;  // superseded
+  worker.attempt_at = -1;
+  if (worker.reachable) OnConnectivity(link, true);
+}
+
+// Kueue: the watch's events queue the manager workload of every copy on the
+// worker; its reconcile then sees the copy like any other (reconcileGroup:
+// no quota or finished -> deleted; else a candidate like the copies it
+// created). Copies of manager workloads that are gone wait for the garbage
+// collector.
+void MultiKueueController::OnReconnected(int32_t link) {
+  WorkerLink& worker = *links_[static_cast<size_t>(link)];
+  if (!worker.connected() || engine_->now() < worker.readable_from()) return;  // lost again meanwhile
+  const cluster::ClusterState& ws = worker.worker()->state();
+  bool orphans = false;
+  std::vector<WorkloadId> to_delete;
+  std::vector<WorkloadId> gone;
+  for (auto& [copy_id, live] : worker.live()) {
+    if (!live.detached || live.deleting) continue;
+    if (!worker.IsCopy(copy_id, live.manager, live.key)) {
+      gone.push_back(copy_id);  // its record was recycled (streaming runs): nothing left to read
       continue;
     }
-    for (const auto& [copy, key] : link->orphans()) {
-      const cluster::ClusterState& ws = link->worker()->state();
-      if (copy < ws.num_workloads() && ws.workload(copy).owner == link->owner_id() && ws.workload(copy).key == key) {
-        link->worker()->DeleteWorkload(copy, /*release_record=*/true);
-      }
+    if (!ManagerAlive(live)) {
+      orphans = true;
+      continue;
     }
-    link->orphans().clear();
+    Group& group = GroupOf(live.manager);
+    const int32_t pos = group.active ? PositionOf(group, link) : kNone;
+    if (pos == kNone || group.copies[static_cast<size_t>(pos)].id != kNone ||
+        group.copies[static_cast<size_t>(pos)].creating) {
+      to_delete.push_back(copy_id);  // step 2: the workload finished or waits without quota
+      continue;
+    }
+    // Back to its workload: the copy's state as the worker has it.
+    live.detached = false;
+    live.won = false;
+    live.report = group.report;
+    Copy& copy = group.copies[static_cast<size_t>(pos)];
+    copy.id = copy_id;
+    const WorkloadRecord& remote = ws.workload(copy_id);
+    if (remote.phase == WorkloadPhase::kFinished) {
+      copy.finished_at = remote.finished_at;
+    } else if (remote.phase == WorkloadPhase::kAdmitted && !remote.evicted) {
+      copy.admitted = true;
+      copy.admitted_at = remote.admitted_at;
+      if (remote.pods_ready) copy.pods_ready_at = remote.running_since;
+    } else if (remote.evicted || (remote.phase == WorkloadPhase::kPending && remote.times_evicted > 0)) {
+      // Evicted=True until it reserves quota again; read just now.
+      copy.evicted = true;
+      copy.evicted_at = std::max<SimTime>(0, engine_->now() - options_.status_sync_latency);
+    }
+    AddStatusSync(link);
+    ScheduleReconcile(live.manager, engine_->now());
   }
-  (void)remaining;  // orphans on unreachable workers wait for their reconnection
+  for (WorkloadId copy_id : gone) worker.live().erase(copy_id);
+  for (WorkloadId copy_id : to_delete) IssueDelete(link, copy_id);
+  if (orphans) ScheduleGarbageCollection();
+  // Every workload is reconciled: nominations follow connectivity, the
+  // worker's status is seen again.
+  for (size_t id = 0; id < groups_.size(); ++id) {
+    if (groups_[id].active) ScheduleReconcile(static_cast<WorkloadId>(id), engine_->now());
+  }
+}
+
+void MultiKueueController::ScheduleGarbageCollection() {
+  if (settings_.gc_interval <= 0 || gc_scheduled_) return;
+  // The garbage collector runs every gcInterval over connected workers.
+  const SimTime next = (engine_->now() / settings_.gc_interval + 1) * settings_.gc_interval;
+  gc_scheduled_ = true;
+  engine_->Schedule(next, this, kGarbageCollection);
+}
+
+// runGC: copies whose manager workload is gone are deleted; the others are
+// the workload reconciler's.
+void MultiKueueController::CollectGarbage() {
+  gc_scheduled_ = false;
+  for (size_t link = 0; link < links_.size(); ++link) {
+    WorkerLink& worker = *links_[link];
+    if (!worker.connected()) continue;  // its orphans wait for its reconnection
+    std::vector<WorkloadId> gone;
+    for (const auto& [copy_id, live] : worker.live()) {
+      if (live.detached && !live.deleting && !ManagerAlive(live)) gone.push_back(copy_id);
+    }
+    for (WorkloadId copy_id : gone) IssueDelete(static_cast<int32_t>(link), copy_id);
+  }
+}
+
+const MultiKueueReport& MultiKueueController::report() const {
+  // Copies still running together at the end count up to now.
+  const SimTime now = engine_->now();
+  for (size_t r = 0; r < runs_.size(); ++r) {
+    RunState& run = runs_[r];
+    if (run.running > 1) report_.workloads[r].duplicate_run_time += static_cast<SimDuration>(run.running - 1) * (now - run.since);
+    run.since = now;
+  }
+  return report_;
 }
 
 void MultiKueueController::HandleEvent(int32_t kind, int64_t a, int64_t b) {
@@ -890,11 +1315,17 @@ void MultiKueueController::HandleEvent(int32_t kind, int64_t a, int64_t b) {
       const model::Change& change = changes_[static_cast<size_t>(a)];
       for (size_t link = 0; link < links_.size(); ++link) {
         if (links_[link]->name() == change.target_name) {
-          OnConnectivity(static_cast<int32_t>(link), change.connected.value_or(true));
+          SetReachable(static_cast<int32_t>(link), change.connected.value_or(true));
         }
       }
       break;
     }
+    case kConnectAttempt:
+      OnConnectAttempt(static_cast<int32_t>(a));
+      break;
+    case kReconnected:
+      OnReconnected(static_cast<int32_t>(a));
+      break;
     case kGarbageCollection:
       CollectGarbage();
       break;

@@ -427,6 +427,7 @@ bool ClusterRuntime::RunCycle() {
     const WorkloadRecord& preemptor = state_->workload(p.preemptor);
     if (preemptor.owner != kNone) {
       owners_[static_cast<size_t>(preemptor.owner)]->OnPreemptionIssued(p.preemptor, preemptor.owner_index, 1);
+      owners_[static_cast<size_t>(preemptor.owner)]->OnPreemptionVictim(p.preemptor, preemptor.owner_index, p.victim);
     }
   }
   for (WorkloadId id : result.preemption_gated) {
@@ -527,6 +528,11 @@ void ClusterRuntime::SetAdmissionCheckState(WorkloadId id, int32_t check, CheckS
     all_ready = all_ready && status.state == CheckState::kReady;
   }
   if (!found) return;
+  // The controllers of the workload's other checks hear of it once the
+  // change took effect.
+  std::vector<AdmissionCheckController*> others = ControllersOf(wl);
+  others.erase(std::remove(others.begin(), others.end(), check_controllers_[static_cast<size_t>(check)]),
+               others.end());
   switch (state) {
     case CheckState::kReady:
       if (all_ready && wl.phase == WorkloadPhase::kQuotaReserved) Admit(id);
@@ -542,6 +548,42 @@ void ClusterRuntime::SetAdmissionCheckState(WorkloadId id, int32_t check, CheckS
       break;
     case CheckState::kPending:
       break;
+  }
+  for (AdmissionCheckController* controller : others) controller->OnCheckStateChanged(id, check, state);
+}
+
+void ClusterRuntime::SetAdmissionCheckActive(int32_t check, bool active) {
+  model::AdmissionCheck& ac = admission_checks_[static_cast<size_t>(check)];
+  ac.active = active;
+  // Kueue's message part (clusterQueue.inactiveReason): "references
+  // inactive AdmissionCheck(s): <name>".
+  const std::string part = fmt::format("references inactive AdmissionCheck(s): {}", ac.meta.name);
+  for (CqId id = 0; id < state_->num_cluster_queues(); ++id) {
+    ClusterQueueInfo& cq = state_->cq(id);
+    const bool uses = std::any_of(cq.spec->admission_checks.begin(), cq.spec->admission_checks.end(),
+                                  [&](const model::AdmissionCheckRef& ref) { return ref.name == ac.meta.name; });
+    if (!uses) continue;
+    std::string& reason = cq.inactive_reason;
+    const size_t at = reason.find(part);
+    if (!active && at == std::string::npos) {
+      reason += (reason.empty() ? "" : ", ") + part;
+    } else if (active && at != std::string::npos) {
+      size_t begin = at;
+      size_t end = at + part.size();
+      if (begin >= 2 && reason.compare(begin - 2, 2, ", ") == 0) {
+        begin -= 2;
+      } else if (reason.compare(end, 2, ", ") == 0) {
+        end += 2;
+      }
+      reason.erase(begin, end - begin);
+    }
+    const bool was_active = cq.active;
+    cq.active = reason.empty();
+    if (cq.active && !was_active) {
+      // Its heap is scheduled at once; its parked workloads are requeued.
+      needs_cycle_ = true;
+      NotifyRequeueScope(state_->tree().Root(cq.node));
+    }
   }
 }
 
@@ -690,6 +732,8 @@ void ClusterRuntime::ReleaseQuota(WorkloadId id) {
     wl.runs_remotely = false;
     for (AdmissionCheckController* controller : controllers) controller->OnQuotaReleased(id);
   }
+  const WorkloadRecord& released = state_->workload(id);  // the controllers above may add workloads
+  if (released.owner != kNone) owners_[static_cast<size_t>(released.owner)]->OnQuotaReleased(id, released.owner_index);
 }
 
 std::vector<AdmissionCheckController*> ClusterRuntime::ControllersOf(const WorkloadRecord& wl) const {

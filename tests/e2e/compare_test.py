@@ -128,7 +128,31 @@ def main():
         if "missing.yaml" not in result.stderr:
             sys.exit(f"FAIL: the error does not name the missing file: {result.stderr}")
         run([args.sim, "compare", base], expect=2)
+        check_multikueue(args, tmp)
     print("compare: ok")
+
+
+def check_multikueue(args, tmp):
+    """MultiKueue rows count manager workloads (not copies) and agree with
+    each run's summary."""
+    mk = os.path.join(args.root, "multikueue")
+    clusters = os.path.join(mk, "ten-workers-clusters.yaml")
+    scenarios = [[os.path.join(mk, "ten-workers-all-at-once.yaml"), clusters],
+                 [os.path.join(mk, "ten-workers-incremental.yaml"), clusters]]
+    out_json = os.path.join(tmp, "compare-mk.json")
+    run([args.sim, "compare", *[",".join(files) for files in scenarios], "--json", out_json])
+    figures = {f["figure"]: f for f in json.load(open(out_json))["figures"]}
+    for i, files in enumerate(scenarios):
+        path = os.path.join(tmp, f"summary-mk{i}.json")
+        run([args.sim, "run", *files, "--summary", path, "--quiet"])
+        manager = json.load(open(path))["multiKueue"][0]
+        for figure, value in (("workloads", manager["workloads"]), ("finished", manager["finished"]),
+                              ("copies", manager["copies"]), ("losing reservations", manager["losingReservations"])):
+            row = figures.get(f"multikueue manager {figure}")
+            if row is None or row["values"][i] != value:
+                sys.exit(f"FAIL: multikueue {figure}: compare {row}, summary {value}")
+        if figures["multikueue manager workloads"]["values"][i] == manager["copies"]:
+            sys.exit("FAIL: the MultiKueue workloads row counts copies")
 
 
 if __name__ == "__main__":

@@ -63,7 +63,7 @@ absl::StatusOr<Recorded> Record(const scenario::Scenario& loaded, TimeSeriesForm
   KUEUESIM_RETURN_IF_ERROR(status);
   recorded.rows = recorder.rows();
   recorded.samples = recorder.samples();
-  recorded.summary = collector.Finish(sim->end_time(), sim->cluster_pointers());
+  recorded.summary = collector.Finish(sim->end_time(), sim->cluster_pointers(), sim->multikueue_reports());
   return recorded;
 }
 
@@ -223,6 +223,39 @@ TEST(TimeSeriesRecorderTest, PendingEndsAtTheRuntimesPendingCount) {
       }
     }
   }
+}
+
+// Setup: the MultiKueue worker-loss scenario (a manager, two workers lost
+// and back), in JSON Lines.
+// Invariant: per worker, the live copies series goes up and down with the
+// creates and deletes, its cumulative copiesCreated and copiesDeleted end
+// at the summary's copies and deleted, and the manager's
+// nominationPatches at the summary's patches; live copies never go below 0.
+TEST(TimeSeriesRecorderTest, MultiKueueCopiesPerWorker) {
+  const char* root = std::getenv("KUEUESIM_SOURCE_DIR");
+  ASSERT_NE(root, nullptr);
+  auto loaded = scenario::LoadScenarioFiles({std::string(root) + "/scenarios/multikueue/worker-loss.yaml"});
+  ASSERT_THAT(loaded, IsOk());
+  auto recorded = Record(*loaded, TimeSeriesFormat::kJsonLines);
+  ASSERT_THAT(recorded, IsOk());
+  std::vector<nlohmann::json> rows;
+  auto last = LastValues(recorded->text, &rows);
+  ASSERT_EQ(recorded->summary.multikueue.size(), 1u);
+  const MultiKueueSummary& mk = recorded->summary.multikueue[0];
+  int64_t copy_rows = 0;
+  for (const auto& row : rows) {
+    if (row["scope"] != "MultiKueueCluster" || row["metric"] != "copies") continue;
+    ++copy_rows;
+    EXPECT_GE(row["value"].get<int64_t>(), 0) << row.dump();
+  }
+  EXPECT_GT(copy_rows, 0);
+  for (const auto& worker : mk.workers) {
+    SCOPED_TRACE(worker.name);
+    EXPECT_EQ(last.at("manager|" + worker.name + "|copiesCreated||").get<int64_t>(), worker.copies);
+    EXPECT_EQ(last.at("manager|" + worker.name + "|copiesDeleted||").get<int64_t>(), worker.deleted);
+    EXPECT_EQ(last.at("manager|" + worker.name + "|copies||").get<int64_t>(), worker.copies - worker.deleted);
+  }
+  EXPECT_EQ(last.at("manager|manager|nominationPatches||").get<int64_t>(), mk.nomination_patches);
 }
 
 TEST(TimeSeriesRecorderTest, FormatFromPath) {

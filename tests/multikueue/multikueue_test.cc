@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include "kueuesim/cluster/events.h"
+#include "kueuesim/engine/event_queue.h"
+#include "kueuesim/runtime/cluster_runtime.h"
 #include "kueuesim/policy/dispatch.h"
 #include "kueuesim/policy/registry.h"
 #include "kueuesim/sim/simulation.h"
@@ -49,6 +51,8 @@ struct Worker {
   std::string gpus;        // ClusterQueue quota
   std::string background;  // GPUs of a low-priority job already running ("" for none)
   std::string preemption;
+  std::string cq_extra = {};  // more ClusterQueue spec lines (2-space indented)
+  std::string docs = {};      // more documents of the worker (local jobs, checks)
 };
 
 Worker W(std::string name, std::string gpus, std::string background = "", std::string preemption = "LowerPriority") {
@@ -127,10 +131,11 @@ std::string ScenarioYaml(const MkSetup& s) {
     }
     out += testing::ResourceFlavorYaml("default");
     out += testing::ClusterQueueYaml("gpu", {"nvidia.com/gpu"}, {{"default", {w.gpus}, {}}},
-                                     "  preemption:\n    withinClusterQueue: " + w.preemption + "\n");
+                                     "  preemption:\n    withinClusterQueue: " + w.preemption + "\n" + w.cq_extra);
     out += testing::LocalQueueYaml("ml", "lq", "gpu");
     out += "apiVersion: kueue.x-k8s.io/v1beta2\nkind: WorkloadPriorityClass\nmetadata:\n  name: high\nvalue: 1000\n---\n";
     if (!w.background.empty()) out += JobYaml("background", w.background, "10h");
+    out += w.docs;
   }
   return out;
 }
@@ -481,6 +486,267 @@ TEST(MultiKueueFlowTest, TwoMultiKueueChecksMakeTheClusterQueueInactive) {
   ASSERT_TRUE(simulation.ok()) << simulation.status();
   ASSERT_TRUE((*simulation)->Run({}).ok());
   EXPECT_THAT(recorder.Of("QuotaReserved"), IsEmpty());
+}
+
+
+// --- Edge paths (issue 19) ---
+
+std::string ConnectivityYaml(const std::string& worker, const std::string& at, bool connected) {
+  return fmt::format(
+      "apiVersion: kueuesim.io/v1alpha1\nkind: Change\nmetadata:\n  name: {}-{}-{}\nspec:\n  at: {}\n"
+      "  target:\n    kind: MultiKueueCluster\n    name: {}\n  connected: {}\n---\n",
+      worker, connected ? "up" : "down", at, at, worker, connected ? "true" : "false");
+}
+
+// An AdmissionCheck nobody answers in the simulation, used by the manager's
+// ClusterQueue next to MultiKueue.
+std::string WithOtherManagerCheck(std::string yaml) {
+  const std::string needle = "    - name: mk\n";
+  yaml.replace(yaml.find(needle), needle.size(), "    - name: mk\n    - name: other\n");
+  yaml += "apiVersion: kueuesim.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: manager\n---\n"
+          "apiVersion: kueue.x-k8s.io/v1beta2\nkind: AdmissionCheck\nmetadata:\n  name: other\nspec:\n"
+          "  controllerName: example.com/other\n---\n";
+  return yaml;
+}
+
+// Answers the "other" check Ready a fixed time after it turns Pending.
+class DelayedReadyController : public runtime::AdmissionCheckController, public engine::EventHandler {
+ public:
+  DelayedReadyController(runtime::ClusterRuntime* runtime, SimDuration delay) : runtime_(runtime), delay_(delay) {}
+  void OnCheckPending(cluster::WorkloadId id, int32_t check) override {
+    runtime_->engine()->ScheduleAfter(delay_, this, check, id);
+  }
+  void OnQuotaReleased(cluster::WorkloadId /*id*/) override {}
+  void HandleEvent(int32_t check, int64_t id, int64_t /*b*/) override {
+    runtime_->SetAdmissionCheckState(static_cast<cluster::WorkloadId>(id), check, cluster::CheckState::kReady);
+  }
+
+ private:
+  runtime::ClusterRuntime* runtime_;
+  SimDuration delay_;
+};
+
+TEST(MultiKueueEdgeTest, NothingIsDispatchedWhileAnotherCheckIsNotReady) {
+  MkSetup s;
+  s.workers = {W("aws", "8")};
+  s.extra = JobYaml("train", "8", "1h");
+  Recorder recorder;
+  auto simulation = testing::SimulationFromYaml(WithOtherManagerCheck(ScenarioYaml(s)), {&recorder});
+  ASSERT_TRUE(simulation.ok()) << simulation.status();
+  sim::RunOptions options;
+  options.until = 3 * kHour;
+  ASSERT_TRUE((*simulation)->Run(options).ok());
+  // Kueue's allNonMKAdmissionChecksReady: the check "other" stays Pending,
+  // so no copy is made and nothing runs anywhere.
+  EXPECT_THAT(recorder.Of("QuotaReserved"), ElementsAre("0.0 QuotaReserved manager ml/job-train"));
+  EXPECT_THAT(recorder.Of("Dispatched"), IsEmpty());
+  EXPECT_THAT(recorder.Of("Finished"), IsEmpty());
+}
+
+TEST(MultiKueueEdgeTest, DispatchStartsWhenTheOtherCheckIsReady) {
+  MkSetup s;
+  s.workers = {W("aws", "8")};
+  s.extra = JobYaml("train", "8", "1h");
+  Recorder recorder;
+  auto simulation = testing::SimulationFromYaml(WithOtherManagerCheck(ScenarioYaml(s)), {&recorder});
+  ASSERT_TRUE(simulation.ok()) << simulation.status();
+  runtime::ClusterRuntime* manager = (*simulation)->clusters().at(0).get();
+  DelayedReadyController other(manager, 5 * kMinute);
+  manager->RegisterAdmissionCheckController("example.com/other", &other);
+  ASSERT_TRUE((*simulation)->Run({}).ok());
+  EXPECT_THAT(recorder.Of("Dispatched"), ElementsAre("300.0 Dispatched manager/aws ml/job-train"));
+  EXPECT_THAT(recorder.Of("Admitted"),
+              ElementsAre("300.0 Admitted aws ml/job-train", "300.0 Admitted manager ml/job-train"));
+  EXPECT_THAT(recorder.Of("Finished"),
+              ElementsAre("3900.0 Finished aws ml/job-train", "3900.0 Finished manager ml/job-train"));
+}
+
+TEST(MultiKueueEdgeTest, LosingCopyLeftOnAnUnreachableWorkerIsDeletedOnReconnect) {
+  MkSetup s;
+  // Both workers are busy with local jobs (aws until 10m, gcp until 20m);
+  // gcp is unreachable from 5m to 30m. aws admits at 10m (+1 s requeue
+  // delay) and wins; gcp's copy cannot be deleted then, and gcp admits it
+  // at 20m.
+  s.workers = {W("aws", "8"), W("gcp", "8")};
+  s.workers[0].docs = JobYaml("local", "8", "10m");
+  s.workers[1].docs = JobYaml("local", "8", "20m");
+  s.extra = JobYaml("train", "8", "1h", "1m") + ConnectivityYaml("gcp", "5m", false) +
+            ConnectivityYaml("gcp", "30m", true);
+  auto run = RunScenario(s);
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("WorkerSelected"), ElementsAre("601.0 WorkerSelected manager/aws ml/job-train"));
+  EXPECT_THAT(run->recorder.Of("QuotaReserved"),
+              ::testing::Contains("1201.0 QuotaReserved gcp ml/job-train"));
+  // gcp is reachable again at 30m; the cluster controller, retrying since
+  // 5m (5 s, 10 s, ... up to 5m20s apart), reconnects at 31m35s, and the
+  // first reconcile then deletes the stale copy.
+  EXPECT_THAT(run->recorder.Of("WorkerConnected"), ElementsAre("1895.0 WorkerConnected manager/gcp"));
+  EXPECT_THAT(run->recorder.Of("CopyDeleted"),
+              ElementsAre("1895.0 CopyDeleted manager/gcp ml/job-train", "4201.0 CopyDeleted manager/aws ml/job-train"));
+  const auto& wl = Report(*run).workloads.at(0);
+  EXPECT_EQ(wl.reserving_workers, 2);
+  EXPECT_EQ(wl.losing_reservations, 1);
+  // 8 GPUs held on gcp for nothing from 20m01s (its parked copy is
+  // requeued 1 s after the local job ends) to 31m35s.
+  EXPECT_DOUBLE_EQ(wl.losing_quota_seconds.at("nvidia.com/gpu"), 8.0 * 694);
+  EXPECT_EQ(Report(*run).workers.at(1).losing_reservations, 1);
+}
+
+// aws runs the job from 0 and is unreachable from 10m; after
+// workerLostTimeout (15m) the job is re-run on gcp from 25m.
+MkSetup LostWinnerSetup(const std::string& reconnect_at) {
+  MkSetup s;
+  s.workers = {W("aws", "8"), W("gcp", "8")};
+  s.config_order = {"aws", "gcp"};
+  s.extra = JobYaml("train", "8", "1h") + ConnectivityYaml("aws", "10m", false) +
+            ConnectivityYaml("aws", reconnect_at, true);
+  return s;
+}
+
+TEST(MultiKueueEdgeTest, CopyThatFinishedOnAReconnectedWorkerFinishesTheWorkload) {
+  // aws finished its run at 60m while unreachable; it is reachable again at
+  // 70m and reconnected at the next attempt, 73m55s (retries since 10m).
+  auto run = RunScenario(LostWinnerSetup("70m"));
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("WorkerSelected"),
+              ElementsAre("0.0 WorkerSelected manager/aws ml/job-train", "1500.0 WorkerSelected manager/gcp ml/job-train"));
+  // The manager finishes with aws's copy at once; the re-run on gcp goes.
+  EXPECT_THAT(run->recorder.Of("Finished"),
+              ElementsAre("3600.0 Finished aws ml/job-train", "4435.0 Finished manager ml/job-train"));
+  EXPECT_THAT(run->recorder.Of("CopyDeleted"),
+              ElementsAre("0.0 CopyDeleted manager/gcp ml/job-train", "4435.0 CopyDeleted manager/aws ml/job-train",
+                          "4435.0 CopyDeleted manager/gcp ml/job-train"));
+  const auto& wl = Report(*run).workloads.at(0);
+  EXPECT_EQ(wl.worker, "aws");
+  // The job ran on both workers from 25m to 60m; gcp's 8 GPUs from 25m to
+  // 73m55s were for nothing.
+  EXPECT_EQ(wl.duplicate_run_time, 35 * kMinute);
+  EXPECT_EQ(wl.losing_reservations, 2);  // gcp lost the tie at 0, then its re-run lost
+  EXPECT_DOUBLE_EQ(wl.losing_quota_seconds.at("nvidia.com/gpu"), 8.0 * (4435 - 1500));
+}
+
+TEST(MultiKueueEdgeTest, CopyAdmittedEarlierTakesOverFromTheReRun) {
+  // aws is reachable again at 30m (reconnected at 31m15s), its copy
+  // (admitted at 0) still running.
+  auto run = RunScenario(LostWinnerSetup("30m"));
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("WorkerSelected"),
+              ElementsAre("0.0 WorkerSelected manager/aws ml/job-train", "1500.0 WorkerSelected manager/gcp ml/job-train",
+                          "1875.0 WorkerSelected manager/aws ml/job-train"));
+  EXPECT_THAT(run->recorder.Of("CopyDeleted"),
+              ElementsAre("0.0 CopyDeleted manager/gcp ml/job-train", "1875.0 CopyDeleted manager/gcp ml/job-train",
+                          "3600.0 CopyDeleted manager/aws ml/job-train"));
+  EXPECT_THAT(run->recorder.Of("Finished"),
+              ElementsAre("3600.0 Finished aws ml/job-train", "3600.0 Finished manager ml/job-train"));
+  const auto& wl = Report(*run).workloads.at(0);
+  EXPECT_EQ(wl.worker, "aws");
+  EXPECT_EQ(wl.duplicate_run_time, 375 * kSecond);
+}
+
+TEST(MultiKueueEdgeTest, GarbageCollectorDeletesOnlyCopiesOfWorkloadsThatAreGone) {
+  // The manager's workload finished on gcp (25m-85m) while aws was away;
+  // aws is back at 100m (reconnected at 100m35s): its finished copy goes on
+  // the first reconcile (the workload is finished), not at the garbage
+  // collector's tick.
+  auto run = RunScenario(LostWinnerSetup("100m"));
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("Finished"),
+              ElementsAre("3600.0 Finished aws ml/job-train", "5100.0 Finished gcp ml/job-train",
+                          "5100.0 Finished manager ml/job-train"));
+  EXPECT_THAT(run->recorder.Of("CopyDeleted"),
+              ElementsAre("0.0 CopyDeleted manager/gcp ml/job-train", "5100.0 CopyDeleted manager/gcp ml/job-train",
+                          "6035.0 CopyDeleted manager/aws ml/job-train"));
+}
+
+TEST(MultiKueueEdgeTest, NoManagerQuotaIsReservedWhileEveryWorkerIsUnreachable) {
+  MkSetup s;
+  s.workers = {W("aws", "8"), W("gcp", "8")};
+  s.extra = JobYaml("first", "8", "1h") + JobYaml("second", "8", "1h", "6m") + ConnectivityYaml("aws", "5m", false) +
+            ConnectivityYaml("gcp", "5m", false) + ConnectivityYaml("aws", "12m", true) +
+            ConnectivityYaml("gcp", "12m", true);
+  auto run = RunScenario(s);
+  ASSERT_NE(run, nullptr);
+  // From 5m the MultiKueue check is inactive (no usable cluster) and so is
+  // the ClusterQueue: "second" waits until the workers, reachable again at
+  // 12m, are reconnected (15m35s: attempts since 5m). "first" keeps its
+  // quota.
+  EXPECT_THAT(run->recorder.Of("QuotaReserved"),
+              ::testing::IsSupersetOf({"0.0 QuotaReserved manager ml/job-first", "935.0 QuotaReserved manager ml/job-second"}));
+  for (const auto& line : run->recorder.Of("QuotaReserved")) {
+    EXPECT_THAT(line, ::testing::Not(::testing::HasSubstr("360.0 QuotaReserved manager")));
+  }
+  EXPECT_THAT(run->recorder.Of("Evicted"), IsEmpty());
+  EXPECT_THAT(run->recorder.Of("Finished"),
+              ::testing::IsSupersetOf({"3600.0 Finished manager ml/job-first", "4535.0 Finished manager ml/job-second"}));
+}
+
+TEST(MultiKueueEdgeTest, AClusterQueueWithProvisioningRequestAndMultiKueueIsInactive) {
+  MkSetup s = FullWorkers();
+  std::string yaml = ScenarioYaml(s);
+  const std::string needle = "    - name: mk\n";
+  yaml.replace(yaml.find(needle), needle.size(), "    - name: mk\n    - name: prov\n");
+  yaml += "apiVersion: kueuesim.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: manager\n---\n"
+          "apiVersion: kueue.x-k8s.io/v1beta2\nkind: AdmissionCheck\nmetadata:\n  name: prov\nspec:\n"
+          "  controllerName: kueue.x-k8s.io/provisioning-request\n---\n";
+  Recorder recorder;
+  auto simulation = testing::SimulationFromYaml(yaml, {&recorder});
+  ASSERT_TRUE(simulation.ok()) << simulation.status();
+  ASSERT_TRUE((*simulation)->Run({}).ok());
+  EXPECT_THAT(recorder.Of("QuotaReserved"), IsEmpty());
+  EXPECT_EQ((*simulation)->clusters().at(0)->state().cq(0).inactive_reason, "MultiKueueWithProvisioningRequest");
+}
+
+TEST(MultiKueueEdgeTest, AnEvictedCopysClosedGateDoesNotHoldOffTheOthers) {
+  MkSetup s;
+  // Both copies must preempt. aws's gate opens first; its copy reserves
+  // quota there (aws's own check "hold" keeps it from being admitted) and
+  // is then preempted by aws's urgent job at 3m: its gate closes, so gcp's
+  // opens at once instead of 5 minutes after aws's opened.
+  s.workers = {W("aws", "8", "8"), W("gcp", "8", "8")};
+  s.workers[0].cq_extra = "  admissionChecksStrategy:\n    admissionChecks:\n    - name: hold\n";
+  s.workers[0].docs =
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: AdmissionCheck\nmetadata:\n  name: hold\nspec:\n"
+      "  controllerName: example.com/hold\n---\n"
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: WorkloadPriorityClass\nmetadata:\n  name: top\nvalue: 2000\n---\n" +
+      JobYaml("urgent", "8", "2h", "3m", "top");
+  s.gates = "  MultiKueueOrchestratedPreemption: true\n";
+  s.worker_gates = s.gates;
+  s.simulation_extra = "  evictionDelay: 30s\n";
+  s.extra = JobYaml("train", "8", "1h", "1m", "high");
+  auto run = RunScenario(s);
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("QuotaReserved"), ::testing::Contains("90.0 QuotaReserved aws ml/job-train"));
+  EXPECT_THAT(run->recorder.Of("Evicted"), ::testing::Contains("180.0 Evicted aws ml/job-train"));
+  EXPECT_THAT(run->recorder.Of("PreemptionGateOpened"),
+              ElementsAre("60.0 PreemptionGateOpened manager/aws ml/job-train",
+                          "180.0 PreemptionGateOpened manager/gcp ml/job-train"));
+  EXPECT_THAT(run->recorder.Of("WorkerSelected"), ElementsAre("210.0 WorkerSelected manager/gcp ml/job-train"));
+}
+
+TEST(MultiKueueEdgeTest, CostOfLosingCopiesAndApiOperations) {
+  MkSetup s;
+  // Both workers preempt their background job (running since 0) for the
+  // copy at 1m; aws wins, so gcp's victim lost 60 s of 8 GPUs for nothing.
+  s.workers = {W("aws", "8", "8"), W("gcp", "8", "8")};
+  s.simulation_extra = "  evictionDelay: 30s\n";
+  s.extra = JobYaml("train", "8", "1h", "1m", "high");
+  auto run = RunScenario(s);
+  ASSERT_NE(run, nullptr);
+  const auto& report = Report(*run);
+  const auto& wl = report.workloads.at(0);
+  EXPECT_EQ(wl.losing_preemptions, 1);
+  EXPECT_DOUBLE_EQ(wl.losing_victim_work.at("nvidia.com/gpu"), 8.0 * 60);
+  EXPECT_EQ(report.workers.at(1).losing_victim_work.at("nvidia.com/gpu"), 8.0 * 60);
+  EXPECT_EQ(wl.nomination_patches, 1);
+  EXPECT_EQ(report.workers.at(0).copies, 1);
+  EXPECT_EQ(report.workers.at(1).deleted, 1);
+  EXPECT_EQ(report.workers.at(0).peak_live_copies, 1);
+  // aws: reserved, admitted, pods ready, finished; gcp: reserved, admitted.
+  EXPECT_EQ(report.workers.at(0).status_syncs, 4);
+  EXPECT_EQ(report.workers.at(1).status_syncs, 2);
+  // gcp held 8 GPUs from 90 s until the manager saw aws win at 90 s: no
+  // time passed.
+  EXPECT_DOUBLE_EQ(wl.losing_quota_seconds.at("nvidia.com/gpu"), 0.0);
 }
 
 }  // namespace

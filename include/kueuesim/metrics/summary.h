@@ -99,6 +99,18 @@ struct MultiKueueSummary {
   int64_t losing_preemptions = 0;   // preemptions issued by copies that did not win
   int64_t winning_preemptions = 0;
   WaitStats time_to_admission;   // manager reservation to admission on a worker
+  // The cost side (multikueue::WorkloadDispatchReport), summed: worker
+  // quota held by losing copies and work lost by their preemption victims
+  // (resource-seconds by resource), time jobs ran on two workers at once,
+  // and the API operations: copies deleted, nominatedClusterNames patches,
+  // status syncs, preemption gates opened.
+  std::map<std::string, double> losing_quota_seconds;
+  std::map<std::string, double> losing_victim_work;
+  SimDuration duplicate_run_time = 0;
+  int64_t copies_deleted = 0;
+  int64_t nomination_patches = 0;
+  int64_t status_syncs = 0;
+  int64_t gate_opens = 0;
   std::vector<multikueue::WorkerReport> workers;
   std::vector<multikueue::WorkloadDispatchReport> per_workload;
 };

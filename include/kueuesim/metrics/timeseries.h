@@ -9,9 +9,15 @@
 // One row per (time, series):
 //   time      simulated seconds ("12.5")
 //   cluster   the cluster's name ("" for a single-cluster scenario)
-//   scope     ClusterQueue | Cohort
-//   name      the ClusterQueue's or cohort's name
-//   metric    usage | borrowing | quota | pending | share
+//   scope     ClusterQueue | Cohort | MultiKueueCluster | MultiKueue
+//   name      the ClusterQueue's or cohort's name; the MultiKueueCluster's
+//             (a worker of the manager `cluster`); the manager's
+//   metric    usage | borrowing | quota | pending | share; for a
+//             MultiKueueCluster: copies (live copies the manager created
+//             there and has not deleted), copiesCreated, copiesDeleted
+//             (cumulative API operations); for MultiKueue:
+//             nominationPatches (cumulative writes of
+//             status.nominatedClusterNames)
 //   flavor    ResourceFlavor (usage, borrowing, quota), else ""
 //   resource  resource name (usage, borrowing, quota), else ""
 //   value     usage/borrowing/quota in resource units (cpu in cores with up
@@ -34,6 +40,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,6 +85,15 @@ class TimeSeriesRecorder : public cluster::EventSink {
     std::vector<quota::NodeId> share_nodes;  // shares to read at the next event
     std::vector<bool> share_dirty;
     std::vector<quota::NodeId> changed_shares;  // read this instant, to write
+    // MultiKueue managers: per worker (MultiKueueCluster name).
+    struct WorkerCounts {
+      int64_t copies = 0, created = 0, deleted = 0;
+      int64_t emitted_copies = 0, emitted_created = 0, emitted_deleted = 0;
+    };
+    std::map<std::string, WorkerCounts> multikueue;
+    int64_t nominations = 0;
+    int64_t emitted_nominations = 0;
+    bool multikueue_dirty = false;
   };
 
   ClusterSeries& For(const cluster::ClusterState* state);
@@ -92,6 +108,8 @@ class TimeSeriesRecorder : public cluster::EventSink {
   void Flush();
   void WriteRow(const ClusterSeries& c, quota::NodeId node, std::string_view metric, cluster::FrId fr,
                 std::string_view value);
+  void WriteRow(std::string_view cluster, std::string_view scope, std::string_view name, std::string_view metric,
+                std::string_view flavor, std::string_view resource, std::string_view value);
 
   std::FILE* out_;
   TimeSeriesFormat format_;

@@ -15,10 +15,20 @@
 //
 // Writes to a worker take `dispatch_latency`; the manager sees a worker's
 // status change `status_sync_latency` after it happened.
+//
+// As Kueue: nothing is dispatched before the workload's other admission
+// checks are Ready; while no worker of a MultiKueueConfig is reachable its
+// AdmissionCheck is inactive and so are the ClusterQueues that use it;
+// copies the manager could not delete while their worker was unreachable
+// go back to the workload reconciler when it reconnects (a copy that
+// finished there finishes the manager's workload, one admitted earlier than
+// the current winner takes over), and the garbage collector deletes only
+// copies whose manager workload is gone.
 #ifndef KUEUESIM_MULTIKUEUE_MULTIKUEUE_CONTROLLER_H_
 #define KUEUESIM_MULTIKUEUE_MULTIKUEUE_CONTROLLER_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,6 +66,17 @@ struct WorkloadDispatchReport {
   int32_t winning_preemptions = 0; // preemptions issued by the winning copy
   // Manager reservation to admission on a worker, per successful dispatch.
   std::vector<SimDuration> time_to_admission;
+  // The cost side. Worker quota held by copies that were not (or not yet,
+  // when it was released) the selected copy, in resource-seconds by
+  // resource (cpu in cores); the work the victims of their preemptions lost
+  // (their resources times the time their pods had been running), same
+  // unit; the time two or more copies ran the job at once (after a worker
+  // loss: the lost worker's run and the re-run elsewhere); and the
+  // manager's writes of status.nominatedClusterNames.
+  std::map<std::string, double> losing_quota_seconds;
+  std::map<std::string, double> losing_victim_work;
+  SimDuration duplicate_run_time = 0;
+  int32_t nomination_patches = 0;
 };
 
 struct WorkerReport {
@@ -67,6 +88,16 @@ struct WorkerReport {
   int64_t deleted = 0;
   int64_t losing_preemptions = 0;
   std::vector<std::pair<SimTime, bool>> connectivity;  // changes over time
+  // API operations against this worker besides creates (copies) and
+  // deletes (deleted): status syncs are the copy status changes the manager
+  // read (each a watch event and a reconcile in Kueue); gate opens are
+  // orchestrated-preemption writes.
+  int64_t status_syncs = 0;
+  int64_t gate_opens = 0;
+  int64_t losing_reservations = 0;
+  int64_t peak_live_copies = 0;  // copies existing there at once
+  std::map<std::string, double> losing_quota_seconds;
+  std::map<std::string, double> losing_victim_work;
 };
 
 struct MultiKueueReport {
@@ -90,7 +121,8 @@ class MultiKueueController : public runtime::AdmissionCheckController, public en
   // Schedules the connection changes. Call once at time 0.
   void Start();
 
-  const MultiKueueReport& report() const { return report_; }
+  // What happened so far (copies still running together count up to now).
+  const MultiKueueReport& report() const;
 
   // runtime::AdmissionCheckController
   void OnCheckPending(WorkloadId id, int32_t check) override;
@@ -98,6 +130,7 @@ class MultiKueueController : public runtime::AdmissionCheckController, public en
   void OnEvicted(WorkloadId id) override;
   void OnQuotaReleased(WorkloadId id) override;
   bool RunsRemotely() const override { return true; }
+  void OnCheckStateChanged(WorkloadId id, int32_t check, cluster::CheckState state) override;
 
   // engine::EventHandler
   void HandleEvent(int32_t kind, int64_t a, int64_t b) override;
@@ -106,9 +139,18 @@ class MultiKueueController : public runtime::AdmissionCheckController, public en
   class WorkerLink;
   struct Config;
   struct Copy;
+  struct LiveCopy;
   struct Group;
   struct Operation;
-  enum EventKind : int32_t { kReconcile = 1, kOperation, kConnectivity, kGarbageCollection };
+  struct RunState;
+  enum EventKind : int32_t {
+    kReconcile = 1,
+    kOperation,
+    kConnectivity,
+    kGarbageCollection,
+    kReconnected,
+    kConnectAttempt,
+  };
 
   MultiKueueController() = default;
   Group& GroupOf(WorkloadId id);
@@ -128,8 +170,33 @@ class MultiKueueController : public runtime::AdmissionCheckController, public en
   int32_t AddOperation(Operation op);
   void RunOperation(int32_t index);
   void OnConnectivity(int32_t link, bool connected);
+  // A Change made the worker reachable or not. Lost at once; found again at
+  // the cluster controller's next connection attempt.
+  void SetReachable(int32_t link, bool reachable);
+  void OnConnectAttempt(int32_t link);
+  // The watch of a reconnected worker delivered its copies: the ones the
+  // manager had to leave behind go back to their workload's reconciler.
+  void OnReconnected(int32_t link);
   void CollectGarbage();
+  void ScheduleGarbageCollection();
   WorkloadDispatchReport& ReportOf(Group& group);
+  // The manager reads a worker's status only once its watch delivered it.
+  bool Readable(int32_t link) const;
+  // The AdmissionCheck of every config is active while one of its workers
+  // is reachable (Kueue's ACReconciler).
+  void UpdateCheckActivity();
+  // Whether the manager workload the copy stands for is still that one.
+  bool ManagerAlive(const LiveCopy& copy) const;
+  // Issues the deletion of a live copy (connected worker).
+  void IssueDelete(int32_t link, WorkloadId copy_id);
+  int32_t PositionOf(const Group& group, int32_t link) const;
+  // The cost accounting of one copy instance.
+  void ResolveLoser(int32_t link, LiveCopy& copy);
+  void ResolveWinner(LiveCopy& copy);
+  void SetRunning(LiveCopy& copy, bool running);
+  void AddStatusSync(int32_t link);
+  // Every other check of the workload is Ready.
+  bool OtherChecksReady(WorkloadId id, const Group& group) const;
 
   // Copy events, from the worker links.
   // `manager_id` is the manager's workload the copy stands for.
@@ -138,6 +205,8 @@ class MultiKueueController : public runtime::AdmissionCheckController, public en
   void OnCopyEvicted(int32_t link, WorkloadId manager_id, WorkloadId copy);
   void OnCopyPreempting(int32_t link, WorkloadId manager_id, WorkloadId copy, int32_t victims);
   void OnCopyGated(int32_t link, WorkloadId manager_id, WorkloadId copy);
+  void OnCopyVictim(int32_t link, WorkloadId manager_id, WorkloadId copy, WorkloadId victim);
+  void OnCopyQuotaReleased(int32_t link, WorkloadId manager_id, WorkloadId copy);
 
   runtime::ClusterRuntime* manager_ = nullptr;
   engine::Engine* engine_ = nullptr;
@@ -148,12 +217,14 @@ class MultiKueueController : public runtime::AdmissionCheckController, public en
   std::vector<std::unique_ptr<WorkerLink>> links_;
   std::vector<Config> configs_;
   std::vector<int32_t> config_of_check_;  // by manager admission check index
+  std::vector<int8_t> check_active_;      // by manager admission check index (-1: unknown)
+  mutable std::vector<RunState> runs_;    // by report index
   std::vector<Group> groups_;             // by manager workload id
   std::vector<Operation> operations_;
   std::vector<int32_t> free_operations_;
   std::vector<model::Change> changes_;
   bool gc_scheduled_ = false;
-  MultiKueueReport report_;
+  mutable MultiKueueReport report_;
 };
 
 }  // namespace kueuesim::multikueue

@@ -63,6 +63,11 @@ class WorkloadOwner {
   // It could be admitted only by preempting, but its preemption gate is
   // closed (condition BlockedOnPreemptionGates).
   virtual void OnPreemptionGated(WorkloadId /*id*/, int32_t /*index*/) {}
+  // One victim of the preemptions it issued, before the victim's eviction
+  // (its record still holds its admission and running time).
+  virtual void OnPreemptionVictim(WorkloadId /*id*/, int32_t /*index*/, WorkloadId /*victim*/) {}
+  // Its quota is released (finished, deleted, or an eviction completed).
+  virtual void OnQuotaReleased(WorkloadId /*id*/, int32_t /*index*/) {}
 };
 
 using cluster::CheckState;
@@ -87,6 +92,9 @@ class AdmissionCheckController {
   // not start their pods; the controller reports readiness (SetPodsReady)
   // and completion (FinishWorkload).
   virtual bool RunsRemotely() const { return false; }
+  // The state of one of the workload's checks changed (any check, also one
+  // answered by another controller), e.g. MultiKueue waits for the others.
+  virtual void OnCheckStateChanged(WorkloadId /*id*/, int32_t /*check*/, CheckState /*state*/) {}
 };
 
 struct RuntimeOptions {
@@ -159,6 +167,12 @@ class ClusterRuntime : public engine::EventHandler {
   // every check admits it; Retry evicts and requeues it; Rejected
   // deactivates it. Ignored for workloads without quota or being evicted.
   void SetAdmissionCheckState(WorkloadId id, int32_t check, CheckState state);
+  // The AdmissionCheck's Active condition, as its controller maintains it
+  // (e.g. MultiKueue: inactive while none of its workers is reachable). A
+  // ClusterQueue that uses an inactive check is inactive (reason
+  // AdmissionCheckInactive): it reserves no quota; workloads holding quota
+  // keep it. A ClusterQueue active again is scheduled at once.
+  void SetAdmissionCheckActive(int32_t check, bool active);
   // Delivers an event through the cluster's sink (used by controllers
   // attached to this cluster).
   void EmitEvent(const cluster::SimEvent& event);
