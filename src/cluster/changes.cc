@@ -51,7 +51,11 @@ void ClusterState::SetWorkloadPriorityClassValue(const std::string& name, int32_
 
 bool ClusterState::UsesWorkloadPriorityClass(const WorkloadRecord& wl, const std::string& name) const {
   const model::Workload& spec = *wl.spec;
-  if (!spec.priority_class_name.empty()) {
+  // A job integration's own PriorityClass (Kubeflow's run policy) ranks
+  // after the WorkloadPriorityClass label and its default, as below.
+  const bool job_priority_class = spec.source_kind != model::WorkloadSourceKind::kWorkload &&
+                                  spec.priority_class_source != kWorkloadPriorityClassSource;
+  if (!spec.priority_class_name.empty() && !job_priority_class) {
     return spec.priority_class_source == kWorkloadPriorityClassSource && spec.priority_class_name == name;
   }
   if (spec.source_kind == model::WorkloadSourceKind::kWorkload) return false;

@@ -251,7 +251,13 @@ int32_t ClusterState::ResolvePriority(const model::Workload& spec) const {
     if (it == map.end()) return std::nullopt;
     return it->second;
   };
-  if (!spec.priority_class_name.empty()) {
+  // A job integration's own PriorityClass (Kubeflow's
+  // runPolicy.schedulingPolicy.priorityClass) ranks after the
+  // WorkloadPriorityClass label and its default (jobframework.ExtractPriority).
+  const bool job_priority_class = spec.source_kind != model::WorkloadSourceKind::kWorkload &&
+                                  spec.priority_class_source == kPodPriorityClassSource &&
+                                  !spec.priority_class_name.empty();
+  if (!spec.priority_class_name.empty() && !job_priority_class) {
     auto value = spec.priority_class_source == kPodPriorityClassSource
                      ? find(priority_classes_, spec.priority_class_name)
                      : find(workload_priority_classes_, spec.priority_class_name);
@@ -267,6 +273,11 @@ int32_t ClusterState::ResolvePriority(const model::Workload& spec) const {
     if (auto value = find(workload_priority_classes_, it->second)) return *value;
   } else if (gates_.workload_priority_class_defaulting) {
     if (auto value = find(workload_priority_classes_, "default")) return *value;
+  }
+  if (job_priority_class) {
+    if (auto value = find(priority_classes_, spec.priority_class_name)) return *value;
+    if (global_default_priority_.has_value()) return *global_default_priority_;
+    return 0;
   }
   for (const auto& pod_set : spec.pod_sets) {
     if (pod_set.priority_class_name.empty()) continue;

@@ -274,11 +274,13 @@ void MaxRequests(std::map<std::string, Amount>* into, const std::map<std::string
 
 // Requests of one container (limits stand in for missing requests, as
 // Kueue's AdjustResources does).
-absl::StatusOr<std::map<std::string, Amount>> DecodeContainerRequests(const FieldReader& container) {
+absl::StatusOr<std::map<std::string, Amount>> DecodeContainerRequests(
+    const FieldReader& container, const std::map<std::string, Amount>* request_floor = nullptr) {
   std::map<std::string, Amount> requests;
   FieldReader resources = container.Field("resources");
   KUEUESIM_RETURN_IF_ERROR(resources.ExpectMapping());
   for (const bool limits : {false, true}) {
+    if (limits && request_floor != nullptr) MaxRequests(&requests, *request_floor);
     FieldReader list = resources.Field(limits ? "limits" : "requests");
     KUEUESIM_RETURN_IF_ERROR(list.ExpectMapping());
     if (!list.present()) continue;
@@ -491,7 +493,10 @@ absl::StatusOr<std::optional<model::TopologyRequest>> DecodeTopologyAnnotations(
 // Decodes a pod template into a PodSet's scheduling-relevant parts.
 absl::Status DecodePodTemplate(const FieldReader& template_field, model::PodSet* pod_set) {
   KUEUESIM_RETURN_IF_ERROR(template_field.ExpectMapping());
-  FieldReader spec = template_field.Field("spec");
+  return DecodePodSpec(template_field.Field("spec"), PodSpecExtras(), pod_set);
+}
+
+absl::Status DecodePodSpec(const FieldReader& spec, const PodSpecExtras& extras, model::PodSet* pod_set) {
   KUEUESIM_RETURN_IF_ERROR(spec.ExpectMapping());
 
   // Effective pod request (k8s.io/component-helpers/resource PodRequests):
@@ -502,10 +507,18 @@ absl::Status DecodePodTemplate(const FieldReader& template_field, model::PodSet*
   const auto note_overflow = [&overflowed](std::optional<std::string> resource) {
     if (!overflowed.has_value()) overflowed = std::move(resource);
   };
-  FieldReader containers = spec.Field("containers");
+  FieldReader containers = spec.Field(extras.containers_field);
   KUEUESIM_RETURN_IF_ERROR(containers.ExpectSequence());
   for (size_t i = 0; i < containers.size(); ++i) {
-    KUEUESIM_ASSIGN_OR_RETURN(auto container_requests, DecodeContainerRequests(containers.Index(i)));
+    const bool floored = i == 0 && !extras.first_container_request_floor.empty();
+    KUEUESIM_ASSIGN_OR_RETURN(
+        auto container_requests,
+        DecodeContainerRequests(containers.Index(i), floored ? &extras.first_container_request_floor : nullptr));
+    note_overflow(AddRequests(&requests, container_requests));
+  }
+  for (const auto& extra : extras.extra_containers) {
+    std::map<std::string, Amount> container_requests = extra.requests;
+    for (const auto& [name, amount] : extra.limits) container_requests.emplace(name, amount);
     note_overflow(AddRequests(&requests, container_requests));
   }
   std::map<std::string, Amount> restartable_sum;

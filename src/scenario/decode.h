@@ -2,7 +2,9 @@
 #ifndef KUEUESIM_SCENARIO_DECODE_H_
 #define KUEUESIM_SCENARIO_DECODE_H_
 
+#include <map>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -45,6 +47,29 @@ absl::Status DecodeSimulation(const FieldReader& object, SimulationSettings* set
 // scheduling-relevant parts of `pod_set`: effective requests, node
 // selection, tolerations, priority class name.
 absl::Status DecodePodTemplate(const FieldReader& template_field, model::PodSet* pod_set);
+
+// What an operator adds to the pods of a template beyond what the template
+// says, as Kueue accounts for it in the pod set (Ray's autoscaler and
+// submitter sidecars and its GCS fault-tolerance shim, Spark's synthesised
+// driver and executor containers).
+struct PodSpecExtras {
+  // The list of containers under the pod spec: "containers", or Spark's
+  // "sidecars".
+  std::string containers_field = "containers";
+  // Requests max-merged into the first container's requests, before limits
+  // stand in for missing requests (Kueue's MergeResourceListKeepMax).
+  std::map<std::string, Amount> first_container_request_floor;
+  // Containers appended after those of the list, with their requests and
+  // limits (a limit stands in for a missing request, as for the others).
+  struct Container {
+    std::map<std::string, Amount> requests;
+    std::map<std::string, Amount> limits;
+  };
+  std::vector<Container> extra_containers;
+};
+
+// DecodePodTemplate on a pod spec given directly (`spec`), with `extras`.
+absl::Status DecodePodSpec(const FieldReader& spec, const PodSpecExtras& extras, model::PodSet* pod_set);
 
 // The topology request written as kueue.x-k8s.io/podset-* annotations.
 absl::StatusOr<std::optional<model::TopologyRequest>> DecodeTopologyAnnotations(

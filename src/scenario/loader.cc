@@ -19,6 +19,7 @@
 #include "scenario/decode_pods.h"
 #include "scenario/decode_trace.h"
 #include "scenario/decode_workloads.h"
+#include "scenario/kinds/integrated_kinds.h"
 #include "scenario/validate.h"
 
 namespace kueuesim::scenario {
@@ -35,13 +36,20 @@ class Loader {
   absl::Status LoadDocument(doc::Document&& document) {
     ++scenario_.report.documents;
     current_cluster_ = file_cluster_;
-    return LoadNode(document.root(), /*in_list=*/false);
+    // Nodes point at their Document, so it goes to the heap before it is
+    // read: objects resolved at the end (TrainJobs and their runtimes) keep it.
+    auto owned = std::make_unique<doc::Document>(std::move(document));
+    keep_document_ = false;
+    KUEUESIM_RETURN_IF_ERROR(LoadNode(owned->root(), /*in_list=*/false));
+    if (keep_document_) kept_documents_.push_back(std::move(owned));
+    return absl::OkStatus();
   }
 
   void StartFile() { file_cluster_.clear(); }
 
   absl::StatusOr<Scenario> Finish() {
     KUEUESIM_RETURN_IF_ERROR(FinishPodGroups());
+    KUEUESIM_RETURN_IF_ERROR(FinishIntegratedKinds());
     KUEUESIM_RETURN_IF_ERROR(ValidateScenario(&scenario_));
     if (!scenario_.settings.start_time.has_value()) {
       UnixMicros latest = kDefaultStartTime;
@@ -187,7 +195,47 @@ class Loader {
       }
       return AddWorkload(&cluster, std::move(*workload));
     }
+    if (IsIntegratedKind(api_version, kind)) return LoadIntegratedKind(api_version, kind, object, root, name, &cluster);
     ++scenario_.report.unknown_kinds[api_version + "/" + kind];
+    return absl::OkStatus();
+  }
+
+  // Kueue's other job integrations (scenario/kinds): JobSet, the Kubeflow
+  // jobs, TrainJob, the Ray kinds, AppWrapper, SparkApplication.
+  absl::Status LoadIntegratedKind(const std::string& api_version, const std::string& kind, const FieldReader& object,
+                                  const doc::Node& root, const std::string& name, ClusterSpec* cluster) {
+    KUEUESIM_ASSIGN_OR_RETURN(IntegratedKinds::Outcome outcome,
+                              integrated_kinds_.Decode(api_version, kind, object, cluster->name, next_sequence_));
+    if (outcome.deferred) {
+      ++next_sequence_;
+      keep_document_ = true;
+      return absl::OkStatus();
+    }
+    if (!outcome.ignored.empty()) {
+      scenario_.report.warnings.push_back(
+          fmt::format("{}:{}: {} \"{}\" {}", root.file(), root.position().line, kind, name, outcome.ignored));
+      return absl::OkStatus();
+    }
+    for (auto& workload : outcome.workloads) KUEUESIM_RETURN_IF_ERROR(AddWorkload(cluster, std::move(workload)));
+    return absl::OkStatus();
+  }
+
+  // The Workloads of objects resolved at the end (TrainJobs), placed by
+  // their object's sequence among the cluster's other Workloads.
+  absl::Status FinishIntegratedKinds() {
+    KUEUESIM_ASSIGN_OR_RETURN(auto resolved, integrated_kinds_.Finish());
+    kept_documents_.clear();
+    std::set<std::string> touched;
+    for (auto& [cluster_name, workload] : resolved) {
+      scenario_.Cluster(cluster_name).workloads.push_back(std::move(workload));
+      touched.insert(cluster_name);
+    }
+    for (const auto& cluster_name : touched) {
+      std::vector<model::Workload>& workloads = scenario_.Cluster(cluster_name).workloads;
+      std::stable_sort(workloads.begin(), workloads.end(), [](const model::Workload& a, const model::Workload& b) {
+        return a.input_sequence < b.input_sequence;
+      });
+    }
     return absl::OkStatus();
   }
 
@@ -314,6 +362,9 @@ class Loader {
   bool has_simulation_ = false;
   int64_t next_sequence_ = 0;
   std::map<std::string, PodGroupCollector> pod_groups_;  // by cluster name
+  IntegratedKinds integrated_kinds_;
+  bool keep_document_ = false;  // the document being read holds a deferred object
+  std::vector<std::unique_ptr<doc::Document>> kept_documents_;
 };
 
 }  // namespace

@@ -337,7 +337,13 @@ struct Admission {
 };
 
 // Where a workload came from.
-enum class WorkloadSourceKind { kWorkload, kJob, kPod, kPodGroup, kDeployment, kStatefulSet };
+enum class WorkloadSourceKind { kWorkload, kJob, kPod, kPodGroup, kDeployment, kStatefulSet,
+                                // Kueue's other job integrations (src/scenario/kinds/).
+                                // kRayCluster and kRayService are serving: they never
+                                // finish by themselves (no duration: run to the end).
+                                kJobSet, kPyTorchJob, kTFJob, kXGBoostJob, kPaddleJob, kJAXJob,
+                                kMPIJob, kTrainJob, kRayJob, kRayCluster, kRayService,
+                                kAppWrapper, kSparkApplication };
 
 // Workload (spec and the status the simulation starts from), plus the
 // kueuesim timing annotations.
