@@ -363,6 +363,9 @@ void ClusterRuntime::HandleEvent(int32_t kind, int64_t a, int64_t b) {
     case kHoldRelease:
       OnHoldRelease(id, generation);
       break;
+    case kActiveDeadline:
+      OnActiveDeadline(id, generation);
+      break;
     default:
       KUEUESIM_CHECK_MSG(false, fmt::format("unknown runtime event {}", kind));
   }
@@ -584,6 +587,9 @@ void ClusterRuntime::Admit(WorkloadId id) {
     return;
   }
   engine_->ScheduleAfter(wl.startup_delay, this, kPodsReady, id, wl.run_generation);
+  if (wl.spec->active_deadline.has_value()) {
+    engine_->ScheduleAfter(*wl.spec->active_deadline, this, kActiveDeadline, id, wl.run_generation);
+  }
   if (wfpr_on && wl.startup_delay >= wfpr.timeout) {
     // The workload controller evicts at the timeout. Pods ready exactly at
     // the deadline are in time: that event was scheduled first.
@@ -603,7 +609,7 @@ void ClusterRuntime::OnPodsReady(WorkloadId id, uint32_t generation) {
   if (wl.duration.has_value()) engine_->ScheduleAfter(*wl.duration, this, kFinish, id, wl.run_generation);
 }
 
-void ClusterRuntime::OnFinish(WorkloadId id, uint32_t generation) {
+void ClusterRuntime::OnFinish(WorkloadId id, uint32_t generation, std::string_view reason) {
   WorkloadRecord& wl = state_->workload(id);
   if (generation != wl.run_generation || !wl.admission.has_value() || wl.evicted) return;
   const CqId cq = wl.admission->cq;
@@ -613,9 +619,17 @@ void ClusterRuntime::OnFinish(WorkloadId id, uint32_t generation) {
   wl.finished_at = engine_->now();
   afs_->DropPenalty(id, wl);
   ++counters_.finished;
-  Emit(EventType::kFinished, id, cq);
+  Emit(EventType::kFinished, id, cq, kNone, reason);
   NotifyRequeue(cq);
   if (recycle_finished_) state_->ReleaseWorkload(id);
+}
+
+void ClusterRuntime::OnActiveDeadline(WorkloadId id, uint32_t generation) {
+  const WorkloadRecord& wl = state_->workload(id);
+  if (generation != wl.run_generation || wl.phase != WorkloadPhase::kAdmitted || wl.evicted) return;
+  // The Job controller marks the Job Failed (DeadlineExceeded) and deletes
+  // its pods; Kueue finishes the Workload and releases its quota.
+  OnFinish(id, generation, "DeadlineExceeded");
 }
 
 void ClusterRuntime::Evict(WorkloadId id, EvictionReason reason) {

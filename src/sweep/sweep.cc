@@ -430,6 +430,7 @@ absl::StatusOr<int64_t> RunSweep(const std::vector<std::string>& files, const st
                                                 (*simulation)->multikueue_reports());
     summary.unknown_kinds = scenario.report.unknown_kinds;
     summary.warnings = scenario.report.warnings;
+    metrics::AddLoadReport((*simulation)->scenario().report, scenario.settings, &summary);
     std::string text = "{\"sweep\": ";
     metrics::AppendJsonString(&text, sweep.name);
     text += fmt::format(", \"point\": {}, \"points\": {}, \"parameters\": {{", point, points);
