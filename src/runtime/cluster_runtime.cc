@@ -580,6 +580,11 @@ void ClusterRuntime::Admit(WorkloadId id) {
     if (wl.owner != kNone) owners_[static_cast<size_t>(wl.owner)]->OnAdmitted(id, wl.owner_index);
     return;
   }
+  if (wl.spec->active_deadline.has_value()) {
+    // Job activeDeadlineSeconds (before the owner hears of the admission,
+    // so that this event comes first at the deadline).
+    engine_->ScheduleAfter(*wl.spec->active_deadline, this, kActiveDeadline, id, wl.run_generation);
+  }
   if (wl.owner != kNone) {
     // The owner starts the pods and reports their readiness.
     if (wfpr_on) engine_->ScheduleAfter(wfpr.timeout, this, kPodsReadyTimeout, id, wl.run_generation);
@@ -587,9 +592,6 @@ void ClusterRuntime::Admit(WorkloadId id) {
     return;
   }
   engine_->ScheduleAfter(wl.startup_delay, this, kPodsReady, id, wl.run_generation);
-  if (wl.spec->active_deadline.has_value()) {
-    engine_->ScheduleAfter(*wl.spec->active_deadline, this, kActiveDeadline, id, wl.run_generation);
-  }
   if (wfpr_on && wl.startup_delay >= wfpr.timeout) {
     // The workload controller evicts at the timeout. Pods ready exactly at
     // the deadline are in time: that event was scheduled first.

@@ -145,6 +145,7 @@ void CronJobController::CreateJob(absl::Time scheduled) {
     return;
   }
   jobs_.back().id = *id;
+  jobs_.back().key = runtime_->state().workload(*id).key;
   ++report_.created;
 }
 
@@ -155,9 +156,10 @@ void CronJobController::OnAdmitted(WorkloadId id, int32_t index) {
   ++job.generation;
   runtime_->engine()->ScheduleAfter(wl.startup_delay, this, kPodsReady, index, job.generation);
   if (wl.spec->active_deadline.has_value()) {
-    // Job activeDeadlineSeconds, from the start (Kueue clears startTime
-    // when it stops a Job): the Job fails.
-    runtime_->engine()->ScheduleAfter(*wl.spec->active_deadline, this, kFinish, index, job.generation);
+    // The runtime fails the Job at its activeDeadlineSeconds (an event
+    // scheduled before this one, at the same time); then it is no longer
+    // active.
+    runtime_->engine()->ScheduleAfter(*wl.spec->active_deadline, this, kDeadlinePassed, index, job.generation);
   }
 }
 
@@ -188,6 +190,16 @@ void CronJobController::HandleEvent(int32_t kind, int64_t a, int64_t b) {
       if (wl.phase != WorkloadPhase::kAdmitted || wl.evicted) return;
       runtime_->SetPodsReady(job.id, true);
       if (wl.duration.has_value()) runtime_->engine()->ScheduleAfter(*wl.duration, this, kFinish, a, b);
+      break;
+    }
+    case kDeadlinePassed: {
+      Job& job = jobs_[static_cast<size_t>(a)];
+      if (!job.active || job.generation != static_cast<uint32_t>(b)) return;
+      const cluster::WorkloadRecord& wl = runtime_->state().workload(job.id);
+      if (wl.key == job.key && wl.phase != WorkloadPhase::kFinished) return;  // not failed after all
+      job.active = false;
+      ++job.generation;
+      if (runtime_->engine()->now() <= horizon_) Sync();
       break;
     }
     case kFinish: {

@@ -6,7 +6,8 @@
 //
 // The controller owns the Workloads of its Jobs (runtime::WorkloadOwner):
 // after admission their pods are ready after the startup delay and finish
-// after the run time, or fail at the Job's activeDeadlineSeconds. A Job is
+// after the run time, or fail at the Job's activeDeadlineSeconds (which the
+// runtime applies). A Job is
 // active from its creation until it finishes or is deleted, whether its
 // Workload is pending, admitted, evicted or deactivated (a Job Kueue keeps
 // suspended is active for the CronJob controller). The controller syncs a
@@ -63,10 +64,11 @@ class CronJobController : public runtime::WorkloadOwner, public engine::EventHan
   void HandleEvent(int32_t kind, int64_t a, int64_t b) override;
 
  private:
-  enum EventKind : int32_t { kSync = 1, kPodsReady, kFinish };
+  enum EventKind : int32_t { kSync = 1, kPodsReady, kFinish, kDeadlinePassed };
 
   struct Job {
     cluster::WorkloadId id = cluster::kNone;
+    std::string key;  // "namespace/name" (the record may be recycled once finished)
     bool active = true;
     uint32_t generation = 0;  // timers of an earlier admission are stale
   };
