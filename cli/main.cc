@@ -227,8 +227,11 @@ int Validate(const std::vector<std::string>& files, bool strict) {
   for (const auto& cluster : scenario->clusters) workloads += cluster.workloads.size();
   // Traces are opened (and their files checked) by Simulation::Create;
   // their workloads are streamed during a run, not counted here.
-  const std::string traces =
+  std::string traces =
       scenario->traces.empty() ? "" : fmt::format(", {} trace(s)", scenario->traces.size());
+  size_t cron_jobs = 0;
+  for (const auto& cluster : scenario->clusters) cron_jobs += cluster.cron_jobs.size();
+  if (cron_jobs > 0) traces += fmt::format(", {} CronJob(s)", cron_jobs);
   std::printf("valid: %lld objects in %lld documents, %zu cluster(s), %zu workload(s)%s\n",
               static_cast<long long>(scenario->report.objects),
               static_cast<long long>(scenario->report.documents), scenario->clusters.size(), workloads,
