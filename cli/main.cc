@@ -4,7 +4,7 @@
 //                         [--summary FILE] [--seed S] [--quiet]
 //                         [--check THRESHOLDS] [--timeseries FILE] [--out DIR]
 //                         [--workloads FILE]
-//   kueuesim validate FILES...
+//   kueuesim validate [--strict] FILES...
 //   kueuesim policies
 //   kueuesim report | compare | sweep | sweep-merge   (report_command.h)
 //
@@ -56,6 +56,7 @@ int Fail(const absl::Status& status) {
 void PrintReport(const kueuesim::scenario::LoadReport& report) {
   for (const auto& warning : report.warnings) std::fprintf(stderr, "kueuesim: warning: %s\n", warning.c_str());
   for (const auto& [kind, count] : report.unknown_kinds) {
+    if (report.unsimulated_workload_kinds.count(kind)) continue;  // warned about above
     std::fprintf(stderr, "kueuesim: note: skipped %lld object(s) of unsupported kind %s\n",
                  static_cast<long long>(count), kind.c_str());
   }
@@ -174,6 +175,11 @@ int Run(const RunArgs& given_args) {
                                               (*simulation)->multikueue_reports());
   summary.unknown_kinds = scenario->report.unknown_kinds;
   summary.warnings = scenario->report.warnings;
+  metrics::AddLoadReport((*simulation)->scenario().report, scenario->settings, &summary);
+  for (const sim::CronJobReport& cron_job : (*simulation)->cron_job_reports()) {
+    summary.cron_jobs.push_back({cron_job.cluster, cron_job.name, cron_job.created, cron_job.already_active,
+                                 cron_job.missed, cron_job.replaced});
+  }
   for (const auto& source : (*simulation)->sources()) {
     const trace::ImportReport& report = source->report();
     summary.traces.push_back({report.source, report.rows_read, report.workloads, report.skipped,
@@ -204,7 +210,7 @@ int Run(const RunArgs& given_args) {
   return kExitOk;
 }
 
-int Validate(const std::vector<std::string>& files) {
+int Validate(const std::vector<std::string>& files, bool strict) {
   using namespace kueuesim;
   auto scenario = scenario::LoadScenarioFiles(files);
   if (!scenario.ok()) return Fail(scenario.status());
@@ -212,12 +218,20 @@ int Validate(const std::vector<std::string>& files) {
   policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
   auto simulation = sim::Simulation::Create(*scenario, registry);
   if (!simulation.ok()) return Fail(simulation.status());
+  if (strict && !scenario->report.warnings.empty()) {
+    std::fprintf(stderr, "kueuesim: error: --strict: %zu warning(s) while loading (listed above)\n",
+                 scenario->report.warnings.size());
+    return kExitInvalidInput;
+  }
   size_t workloads = 0;
   for (const auto& cluster : scenario->clusters) workloads += cluster.workloads.size();
   // Traces are opened (and their files checked) by Simulation::Create;
   // their workloads are streamed during a run, not counted here.
-  const std::string traces =
+  std::string traces =
       scenario->traces.empty() ? "" : fmt::format(", {} trace(s)", scenario->traces.size());
+  size_t cron_jobs = 0;
+  for (const auto& cluster : scenario->clusters) cron_jobs += cluster.cron_jobs.size();
+  if (cron_jobs > 0) traces += fmt::format(", {} CronJob(s)", cron_jobs);
   std::printf("valid: %lld objects in %lld documents, %zu cluster(s), %zu workload(s)%s\n",
               static_cast<long long>(scenario->report.objects),
               static_cast<long long>(scenario->report.documents), scenario->clusters.size(), workloads,
@@ -244,7 +258,7 @@ int main(int argc, char** argv) {
 
   RunArgs run_args;
   CLI::App* run = app.add_subcommand("run", "Run a scenario and print its summary");
-  run->add_option("files", run_args.files, "Scenario files (YAML or JSON manifests)")->required();
+  run->add_option("files", run_args.files, "Scenario files (YAML or JSON manifests) or directories of them")->required();
   run->add_option("--until", run_args.until, "Stop at this simulated time (e.g. 90s, 2h30m, 7d)");
   run->add_option("--cycles", run_args.cycles, "Stop after this many scheduling cycles")->check(CLI::NonNegativeNumber);
   run->add_option("--events", run_args.events, "Write the event log (JSON Lines) to FILE, or - for stdout");
@@ -264,7 +278,11 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> validate_files;
   CLI::App* validate = app.add_subcommand("validate", "Check scenario files without running them");
-  validate->add_option("files", validate_files, "Scenario files")->required();
+  validate->add_option("files", validate_files, "Scenario files or directories")->required();
+  bool validate_strict = false;
+  validate->add_flag("--strict", validate_strict,
+                     "Fail (exit 1) when loading gives any warning: unsimulated workload kinds, workloads "
+                     "without a run time, ignored objects (for CI)");
 
   CLI::App* policies = app.add_subcommand("policies", "List the policies that scenarios can select");
   kueuesim::cli::ResultsCommands results(&app);  // report, compare (report_command.cc)
@@ -276,7 +294,7 @@ int main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
   if (*run) return Run(run_args);
-  if (*validate) return Validate(validate_files);
+  if (*validate) return Validate(validate_files, validate_strict);
   if (*policies) return Policies();
   if (auto code = results.Run()) return *code;
   return kExitUsage;

@@ -868,6 +868,11 @@ class PySimulation {
         collector.Finish(sim_->end_time(), sim_->cluster_pointers(), sim_->multikueue_reports());
     summary.unknown_kinds = sim_->scenario().report.unknown_kinds;
     summary.warnings = sim_->scenario().report.warnings;
+    metrics::AddLoadReport(sim_->scenario().report, sim_->scenario().settings, &summary);
+    for (const sim::CronJobReport& cron_job : sim_->cron_job_reports()) {
+      summary.cron_jobs.push_back({cron_job.cluster, cron_job.name, cron_job.created, cron_job.already_active,
+                                   cron_job.missed, cron_job.replaced});
+    }
     return JsonLoads(metrics::SummaryToJson(summary));
   }
 

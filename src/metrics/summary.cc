@@ -361,9 +361,46 @@ Summary SummaryCollector::Finish(SimTime end_time, const std::vector<const runti
   return summary;
 }
 
+void AddLoadReport(const scenario::LoadReport& report, const scenario::SimulationSettings& settings,
+                   Summary* summary) {
+  summary->unknown_kinds = report.unknown_kinds;
+  summary->warnings = report.warnings;
+  summary->unsimulated_workload_kinds = report.unsimulated_workload_kinds;
+  summary->default_duration_uses.clear();
+  for (size_t i = 0; i < report.default_duration_uses.size() && i < settings.default_durations.size(); ++i) {
+    if (report.default_duration_uses[i] == 0) continue;
+    summary->default_duration_uses.emplace_back(settings.default_durations[i].description,
+                                                report.default_duration_uses[i]);
+  }
+  summary->workloads_without_duration = report.workloads_without_duration;
+}
+
 std::string FormatSummary(const Summary& summary) {
   std::string out;
   out += fmt::format("Simulated {} ({} events)\n", FormatDuration(summary.end_time), summary.events);
+  if (!summary.unsimulated_workload_kinds.empty()) {
+    int64_t objects = 0;
+    std::string kinds;
+    for (const auto& [kind, count] : summary.unsimulated_workload_kinds) {
+      objects += count;
+      kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", kind, count);
+    }
+    out += fmt::format("Not simulated: {} object(s) of kinds that carry workloads ({}); their workloads are missing\n",
+                       objects, kinds);
+  }
+  for (const auto& [rule, count] : summary.default_duration_uses) {
+    out += fmt::format("Default run time: {} workload(s) from {}\n", count, rule);
+  }
+  if (summary.workloads_without_duration > 0) {
+    out += fmt::format("No run time: {} workload(s) run until the end of the simulation\n",
+                       summary.workloads_without_duration);
+  }
+  for (const CronJobSummary& cron_job : summary.cron_jobs) {
+    out += fmt::format("CronJob {}{}: {} Jobs created, {} held back by Forbid, {} past the starting deadline, "
+                       "{} replaced\n",
+                       cron_job.cluster.empty() ? "" : cron_job.cluster + ":", cron_job.name, cron_job.created,
+                       cron_job.already_active, cron_job.missed, cron_job.replaced);
+  }
   for (const auto& trace : summary.traces) {
     int64_t skipped = 0;
     int64_t repaired = 0;
@@ -690,6 +727,42 @@ std::string SummaryToJson(const Summary& summary) {
     AppendJsonString(&out, summary.warnings[i]);
   }
   out += summary.warnings.empty() ? "]" : "\n  ]";
+  if (!summary.unsimulated_workload_kinds.empty()) {
+    out += ",\n  \"unsimulatedWorkloadKinds\": {";
+    bool first_kind = true;
+    for (const auto& [kind, count] : summary.unsimulated_workload_kinds) {
+      out += first_kind ? "" : ", ";
+      first_kind = false;
+      AppendJsonString(&out, kind);
+      out += fmt::format(": {}", count);
+    }
+    out += "}";
+  }
+  if (!summary.default_duration_uses.empty()) {
+    out += ",\n  \"defaultDurations\": [";
+    for (size_t i = 0; i < summary.default_duration_uses.size(); ++i) {
+      out += i == 0 ? "\n    {\"rule\": " : ",\n    {\"rule\": ";
+      AppendJsonString(&out, summary.default_duration_uses[i].first);
+      out += fmt::format(", \"workloads\": {}}}", summary.default_duration_uses[i].second);
+    }
+    out += "\n  ]";
+  }
+  if (summary.workloads_without_duration > 0) {
+    out += fmt::format(",\n  \"workloadsWithoutDuration\": {}", summary.workloads_without_duration);
+  }
+  if (!summary.cron_jobs.empty()) {
+    out += ",\n  \"cronJobs\": [";
+    for (size_t i = 0; i < summary.cron_jobs.size(); ++i) {
+      const CronJobSummary& cron_job = summary.cron_jobs[i];
+      out += i == 0 ? "\n    {\"cluster\": " : ",\n    {\"cluster\": ";
+      AppendJsonString(&out, cron_job.cluster);
+      out += ", \"name\": ";
+      AppendJsonString(&out, cron_job.name);
+      out += fmt::format(", \"jobsCreated\": {}, \"alreadyActive\": {}, \"missedDeadline\": {}, \"replaced\": {}}}",
+                         cron_job.created, cron_job.already_active, cron_job.missed, cron_job.replaced);
+    }
+    out += "\n  ]";
+  }
   if (!summary.traces.empty()) {
     auto append_counts = [&out](const std::map<std::string, int64_t>& counts) {
       out += "{";

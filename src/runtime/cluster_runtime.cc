@@ -363,6 +363,9 @@ void ClusterRuntime::HandleEvent(int32_t kind, int64_t a, int64_t b) {
     case kHoldRelease:
       OnHoldRelease(id, generation);
       break;
+    case kActiveDeadline:
+      OnActiveDeadline(id, generation);
+      break;
     default:
       KUEUESIM_CHECK_MSG(false, fmt::format("unknown runtime event {}", kind));
   }
@@ -619,6 +622,11 @@ void ClusterRuntime::Admit(WorkloadId id) {
     if (wl.owner != kNone) owners_[static_cast<size_t>(wl.owner)]->OnAdmitted(id, wl.owner_index);
     return;
   }
+  if (wl.spec->active_deadline.has_value()) {
+    // Job activeDeadlineSeconds (before the owner hears of the admission,
+    // so that this event comes first at the deadline).
+    engine_->ScheduleAfter(*wl.spec->active_deadline, this, kActiveDeadline, id, wl.run_generation);
+  }
   if (wl.owner != kNone) {
     // The owner starts the pods and reports their readiness.
     if (wfpr_on) engine_->ScheduleAfter(wfpr.timeout, this, kPodsReadyTimeout, id, wl.run_generation);
@@ -645,7 +653,7 @@ void ClusterRuntime::OnPodsReady(WorkloadId id, uint32_t generation) {
   if (wl.duration.has_value()) engine_->ScheduleAfter(*wl.duration, this, kFinish, id, wl.run_generation);
 }
 
-void ClusterRuntime::OnFinish(WorkloadId id, uint32_t generation) {
+void ClusterRuntime::OnFinish(WorkloadId id, uint32_t generation, std::string_view reason) {
   WorkloadRecord& wl = state_->workload(id);
   if (generation != wl.run_generation || !wl.admission.has_value() || wl.evicted) return;
   const CqId cq = wl.admission->cq;
@@ -655,9 +663,17 @@ void ClusterRuntime::OnFinish(WorkloadId id, uint32_t generation) {
   wl.finished_at = engine_->now();
   afs_->DropPenalty(id, wl);
   ++counters_.finished;
-  Emit(EventType::kFinished, id, cq);
+  Emit(EventType::kFinished, id, cq, kNone, reason);
   NotifyRequeue(cq);
   if (recycle_finished_) state_->ReleaseWorkload(id);
+}
+
+void ClusterRuntime::OnActiveDeadline(WorkloadId id, uint32_t generation) {
+  const WorkloadRecord& wl = state_->workload(id);
+  if (generation != wl.run_generation || wl.phase != WorkloadPhase::kAdmitted || wl.evicted) return;
+  // The Job controller marks the Job Failed (DeadlineExceeded) and deletes
+  // its pods; Kueue finishes the Workload and releases its quota.
+  OnFinish(id, generation, "DeadlineExceeded");
 }
 
 void ClusterRuntime::Evict(WorkloadId id, EvictionReason reason) {

@@ -12,6 +12,8 @@
 
 #include "kueuesim/base/status.h"
 #include "scenario/decode_dra.h"
+#include "scenario/decode_durations.h"
+#include "scenario/generate_name.h"
 
 namespace kueuesim::scenario {
 namespace {
@@ -611,7 +613,16 @@ absl::StatusOr<model::ObjectMeta> DecodeMeta(const FieldReader& object, bool nam
   model::ObjectMeta meta;
   FieldReader metadata = object.Field("metadata");
   KUEUESIM_RETURN_IF_ERROR(metadata.ExpectMapping());
-  KUEUESIM_ASSIGN_OR_RETURN(meta.name, metadata.Field("name").String());
+  FieldReader generate_name = metadata.Field("generateName");
+  if (!metadata.Field("name").present() && generate_name.present()) {
+    // metadata.generateName: the name the API server would give it
+    // (scenario/generate_name.h).
+    KUEUESIM_ASSIGN_OR_RETURN(std::string prefix, generate_name.String());
+    if (prefix.empty()) return generate_name.Error("must not be empty");
+    meta.name = *ObjectName(object.node());
+  } else {
+    KUEUESIM_ASSIGN_OR_RETURN(meta.name, metadata.Field("name").String());
+  }
   if (meta.name.empty()) return metadata.Field("name").Error("must not be empty");
   if (namespaced) {
     KUEUESIM_ASSIGN_OR_RETURN(auto ns, metadata.Field("namespace").OptString());
@@ -1048,6 +1059,11 @@ absl::StatusOr<model::Workload> DecodeWorkload(const FieldReader& object, KueueA
 
 absl::StatusOr<std::optional<model::Workload>> DecodeJob(const FieldReader& object) {
   KUEUESIM_ASSIGN_OR_RETURN(model::ObjectMeta meta, DecodeMeta(object, true));
+  return DecodeJobWithMeta(object, std::move(meta));
+}
+
+absl::StatusOr<std::optional<model::Workload>> DecodeJobWithMeta(const FieldReader& object,
+                                                                 model::ObjectMeta meta) {
   std::string queue;
   if (auto it = meta.labels.find(kQueueNameLabel); it != meta.labels.end()) {
     queue = it->second;
@@ -1096,6 +1112,14 @@ absl::StatusOr<std::optional<model::Workload>> DecodeJob(const FieldReader& obje
   }
   if (spec.Field("suspend").present()) {
     // A Job created unsuspended is suspended by Kueue's webhook; nothing to do.
+  }
+  if (spec.Field("activeDeadlineSeconds").present()) {
+    KUEUESIM_ASSIGN_OR_RETURN(int64_t deadline, spec.Field("activeDeadlineSeconds").Int64());
+    if (deadline <= 0) return spec.Field("activeDeadlineSeconds").Error("must be positive");
+    if (deadline > kInfiniteFuture / kSecond / 4) {
+      return spec.Field("activeDeadlineSeconds").Error("is too large");
+    }
+    wl.active_deadline = deadline * kSecond;
   }
   return std::optional<model::Workload>(std::move(wl));
 }
@@ -1286,7 +1310,8 @@ absl::Status DecodeSimulation(const FieldReader& object, SimulationSettings* set
         DurationField{"nodeFailureDelay", &settings->node_failure_delay},
         DurationField{"defaultStartupDelay", &settings->default_startup_delay},
         DurationField{"cycleDuration", &settings->cycle_duration},
-        DurationField{"inadmissibleRequeueDelay", &settings->inadmissible_requeue_delay}}) {
+        DurationField{"inadmissibleRequeueDelay", &settings->inadmissible_requeue_delay},
+        DurationField{"cronJobHorizon", &settings->cron_job_horizon}}) {
     if (spec.Field(f.name).present()) {
       KUEUESIM_ASSIGN_OR_RETURN(*f.target, spec.Field(f.name).Duration());
     }
@@ -1319,6 +1344,7 @@ absl::Status DecodeSimulation(const FieldReader& object, SimulationSettings* set
     if (!ok) return lws.Field(f.name).Error(fmt::format("unknown value \"{}\" (valid: {})", value, valid));
     *f.target = value;
   }
+  KUEUESIM_RETURN_IF_ERROR(DecodeDefaultDurations(spec.Field("defaultDurations"), &settings->default_durations));
   FieldReader multikueue = spec.Field("multiKueue");
   KUEUESIM_RETURN_IF_ERROR(multikueue.ExpectMapping());
   for (const DurationField& f :

@@ -39,6 +39,10 @@ absl::StatusOr<model::Workload> DecodeWorkload(const FieldReader& object, KueueA
 // Kueue's Job integration creates for it. Returns nullopt for a Job without
 // the label (Kueue ignores it).
 absl::StatusOr<std::optional<model::Workload>> DecodeJob(const FieldReader& object);
+// As DecodeJob, for a Job-shaped `object` (metadata and spec, e.g. a
+// CronJob's jobTemplate) whose metadata is already decoded into `meta`.
+absl::StatusOr<std::optional<model::Workload>> DecodeJobWithMeta(const FieldReader& object,
+                                                                 model::ObjectMeta meta);
 absl::StatusOr<model::Configuration> DecodeConfiguration(const FieldReader& object,
                                                          KueueApiVersion version);
 absl::Status DecodeSimulation(const FieldReader& object, SimulationSettings* settings);

@@ -13,14 +13,18 @@
 #include "kueuesim/doc/reader.h"
 #include "kueuesim/scenario/scenario.h"
 #include "kueuesim/trace/importers.h"
+#include "kueuesim/scenario/default_durations.h"
 #include "scenario/decode.h"
+#include "scenario/decode_cronjob.h"
 #include "scenario/decode_dra.h"
 #include "scenario/decode_nodes.h"
 #include "scenario/decode_pods.h"
 #include "scenario/decode_trace.h"
 #include "scenario/decode_workloads.h"
+#include "scenario/generate_name.h"
 #include "scenario/kinds/integrated_kinds.h"
 #include "scenario/validate.h"
+#include "scenario/workload_kinds.h"
 
 namespace kueuesim::scenario {
 namespace {
@@ -51,6 +55,8 @@ class Loader {
     KUEUESIM_RETURN_IF_ERROR(FinishPodGroups());
     KUEUESIM_RETURN_IF_ERROR(FinishIntegratedKinds());
     KUEUESIM_RETURN_IF_ERROR(ValidateScenario(&scenario_));
+    WarnAboutUnsimulatedKinds();
+    CountRunTimes();
     if (!scenario_.settings.start_time.has_value()) {
       UnixMicros latest = kDefaultStartTime;
       bool any = false;
@@ -85,9 +91,12 @@ class Loader {
       return absl::OkStatus();
     }
     ++scenario_.report.objects;
+    current_kind_ = kind;
     std::string name;
     if (root.Get("metadata").IsMapping() && root.Get("metadata").Get("name").IsScalar()) {
       name = std::string(root.Get("metadata").Get("name").scalar());
+    } else if (auto generated = ObjectName(root)) {
+      name = *std::move(generated);  // metadata.generateName
     }
     FieldReader object(root, std::make_shared<const std::string>(
                                  name.empty() ? kind : fmt::format("{} \"{}\"", kind, name)),
@@ -194,9 +203,18 @@ class Loader {
         return absl::OkStatus();
       }
       return AddWorkload(&cluster, std::move(*workload));
+    } else if (api_version == "batch/v1" && kind == "CronJob") {
+      return LoadCronJob(object, root, name, &cluster);
     }
     if (IsIntegratedKind(api_version, kind)) return LoadIntegratedKind(api_version, kind, object, root, name, &cluster);
-    ++scenario_.report.unknown_kinds[api_version + "/" + kind];
+    const std::string kind_key = api_version + "/" + kind;
+    ++scenario_.report.unknown_kinds[kind_key];
+    if (CarriesWorkloads(api_version, kind, root)) {
+      if (++scenario_.report.unsimulated_workload_kinds[kind_key] == 1) {
+        first_unsimulated_[kind_key] =
+            fmt::format("{}:{}{}", root.file(), root.position().line, name.empty() ? "" : " \"" + name + "\"");
+      }
+    }
     return absl::OkStatus();
   }
 
@@ -237,6 +255,95 @@ class Loader {
       });
     }
     return absl::OkStatus();
+  }
+
+  // A batch/v1 CronJob: its Jobs are created during the run
+  // (sim/cronjob_controller.h).
+  absl::Status LoadCronJob(const FieldReader& object, const doc::Node& root, const std::string& name,
+                           ClusterSpec* cluster) {
+    KUEUESIM_ASSIGN_OR_RETURN(model::CronJob cron_job, DecodeCronJob(object));
+    if (!cron_job.job_workload.has_value()) {
+      scenario_.report.warnings.push_back(fmt::format(
+          "{}:{}: CronJob \"{}\" has no kueue.x-k8s.io/queue-name label in spec.jobTemplate.metadata.labels; "
+          "Kueue does not manage its Jobs",
+          root.file(), root.position().line, name));
+    }
+    cron_job.meta.cluster = cluster->name;
+    cron_job.input_sequence = next_sequence_++;
+    cluster->cron_jobs.push_back(std::move(cron_job));
+    return absl::OkStatus();
+  }
+
+  // One warning per kind whose objects carry workloads that are not
+  // simulated (Argo Workflows, Tekton PipelineRuns, ...).
+  void WarnAboutUnsimulatedKinds() {
+    for (const auto& [kind_key, count] : scenario_.report.unsimulated_workload_kinds) {
+      scenario_.report.warnings.push_back(fmt::format(
+          "{} object(s) of kind {} (first: {}) carry workloads kueuesim does not simulate: their workloads are "
+          "not in this run",
+          count, kind_key, first_unsimulated_[kind_key]));
+    }
+  }
+
+  // Which workloads take their run time from a default-duration rule and
+  // which have none (the values are drawn when the simulation is built,
+  // with the run's seed).
+  void CountRunTimes() {
+    constexpr size_t kExamples = 5;
+    LoadReport& report = scenario_.report;
+    const SimulationSettings& settings = scenario_.settings;
+    report.default_duration_uses.assign(settings.default_durations.size(), 0);
+    std::vector<std::string> cron_jobs_without;
+    for (const ClusterSpec& cluster : scenario_.clusters) {
+      for (const model::Workload& wl : cluster.workloads) {
+        if (wl.duration.has_value() || wl.finished) continue;
+        const std::string_view kind = WorkloadObjectKind(wl);
+        bool matched = false;
+        for (size_t i = 0; i < settings.default_durations.size() && !matched; ++i) {
+          if (!DefaultDurationRuleMatches(settings.default_durations[i], wl, kind)) continue;
+          ++report.default_duration_uses[i];
+          matched = true;
+        }
+        if (matched || IsServingKind(kind)) continue;
+        ++report.workloads_without_duration;
+        if (report.without_duration_examples.size() < kExamples) {
+          report.without_duration_examples.push_back(wl.meta.namespace_ + "/" + wl.meta.name);
+        }
+      }
+      for (const model::CronJob& cron_job : cluster.cron_jobs) {
+        if (!cron_job.job_workload.has_value() || cron_job.job_workload->duration.has_value()) continue;
+        bool matched = false;
+        for (const DefaultDurationRule& rule : settings.default_durations) {
+          matched = matched || DefaultDurationRuleMatches(rule, *cron_job.job_workload, "Job");
+        }
+        if (!matched) cron_jobs_without.push_back(cron_job.meta.namespace_ + "/" + cron_job.meta.name);
+      }
+    }
+    if (report.workloads_without_duration > 0) {
+      std::string examples;
+      for (const auto& key : report.without_duration_examples) examples += (examples.empty() ? "" : ", ") + key;
+      if (report.workloads_without_duration > static_cast<int64_t>(kExamples)) examples += ", ...";
+      report.warnings.push_back(fmt::format(
+          "{} workload(s) have no run time (no kueuesim.io/duration annotation and no Simulation "
+          "spec.defaultDurations rule matches); they run until the end of the simulation: {}",
+          report.workloads_without_duration, examples));
+    }
+    for (const auto& key : cron_jobs_without) {
+      report.warnings.push_back(fmt::format(
+          "the Jobs of CronJob {} have no run time (no kueuesim.io/duration annotation and no Simulation "
+          "spec.defaultDurations rule matches); they run until the end of the simulation",
+          key));
+    }
+    bool any_cron_job = false;
+    for (const ClusterSpec& cluster : scenario_.clusters) {
+      for (const model::CronJob& cron_job : cluster.cron_jobs) any_cron_job = any_cron_job || !cron_job.suspend;
+    }
+    if (any_cron_job && !settings.until.has_value()) {
+      report.warnings.push_back(fmt::format(
+          "CronJobs create Jobs until the end of the run: without a Simulation spec.until (or --until), "
+          "until spec.cronJobHorizon ({})",
+          FormatDuration(settings.cron_job_horizon)));
+    }
   }
 
   absl::Status LoadKueueSimObject(const FieldReader& object, const std::string& kind) {
@@ -351,6 +458,7 @@ class Loader {
   absl::Status AddWorkload(ClusterSpec* cluster, absl::StatusOr<model::Workload> workload) {
     if (!workload.ok()) return workload.status();
     workload->input_sequence = next_sequence_++;
+    if (workload->object_kind.empty()) workload->object_kind = current_kind_;
     cluster->workloads.push_back(*std::move(workload));
     return absl::OkStatus();
   }
@@ -365,6 +473,10 @@ class Loader {
   IntegratedKinds integrated_kinds_;
   bool keep_document_ = false;  // the document being read holds a deferred object
   std::vector<std::unique_ptr<doc::Document>> kept_documents_;
+  // The kind of the object being loaded (Workload::object_kind).
+  std::string current_kind_;
+  // The first object of each unsimulated workload kind ("file:line \"name\"").
+  std::map<std::string, std::string> first_unsimulated_;
 };
 
 }  // namespace
@@ -393,7 +505,44 @@ const ClusterSpec* Scenario::FindCluster(const std::string& name) const {
   return nullptr;
 }
 
-absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths) {
+namespace {
+
+// The files named by `paths`: a directory stands for its .yaml, .yml and
+// .json files in name order, not its subdirectories (`kubectl apply -f DIR`
+// without -R).
+absl::StatusOr<std::vector<std::string>> ExpandScenarioPaths(const std::vector<std::string>& paths) {
+  std::vector<std::string> files;
+  for (const auto& path : paths) {
+    std::error_code error;
+    if (!std::filesystem::is_directory(path, error)) {
+      files.push_back(path);  // a file, or a path ReadFile reports as missing
+      continue;
+    }
+    std::vector<std::string> in_directory;
+    std::filesystem::directory_iterator it(path, error);
+    for (; !error && it != std::filesystem::directory_iterator(); it.increment(error)) {
+      const std::filesystem::path& entry = it->path();
+      const std::string extension = entry.extension().string();
+      if (extension != ".yaml" && extension != ".yml" && extension != ".json") continue;
+      std::error_code file_error;
+      if (!std::filesystem::is_directory(entry, file_error)) in_directory.push_back(entry.string());
+    }
+    if (error) {
+      return absl::PermissionDeniedError(fmt::format("{}: cannot list the directory: {}", path, error.message()));
+    }
+    if (in_directory.empty()) {
+      return absl::InvalidArgumentError(fmt::format("{}: the directory has no .yaml, .yml or .json file", path));
+    }
+    std::sort(in_directory.begin(), in_directory.end());
+    for (auto& file : in_directory) files.push_back(std::move(file));
+  }
+  return files;
+}
+
+}  // namespace
+
+absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& given_paths) {
+  KUEUESIM_ASSIGN_OR_RETURN(std::vector<std::string> paths, ExpandScenarioPaths(given_paths));
   Loader loader;
   for (const auto& path : paths) {
     loader.StartFile();

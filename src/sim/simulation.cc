@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include "kueuesim/base/status.h"
+#include "kueuesim/scenario/default_durations.h"
 #include "kueuesim/trace/importers.h"
+#include "sim/cronjob_controller.h"
 
 namespace kueuesim::sim {
 namespace {
@@ -26,6 +28,13 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::S
   std::unique_ptr<Simulation> sim(new Simulation());
   sim->scenario_ = scenario;
   const scenario::SimulationSettings& settings = sim->scenario_.settings;
+  // Run times for the workloads without one, drawn with the run's seed
+  // (the loader counted which rule each takes).
+  for (scenario::ClusterSpec& spec : sim->scenario_.clusters) {
+    for (model::Workload& wl : spec.workloads) {
+      if (!wl.duration.has_value() && !wl.finished) scenario::ApplyDefaultDuration(settings, &wl);
+    }
+  }
   for (const scenario::ClusterSpec& spec : sim->scenario_.clusters) {
     auto ordering = registry.MakeQueueOrdering(settings.queue_ordering.name, settings.queue_ordering.parameters);
     if (!ordering.ok()) {
@@ -46,6 +55,14 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::S
     sim->runtimes_.push_back(std::move(runtime));
   }
   KUEUESIM_RETURN_IF_ERROR(sim->CreateMultiKueue(registry));
+  for (size_t i = 0; i < sim->scenario_.clusters.size(); ++i) {
+    for (const model::CronJob& cron_job : sim->scenario_.clusters[i].cron_jobs) {
+      KUEUESIM_ASSIGN_OR_RETURN(auto controller,
+                                CronJobController::Create(cron_job, sim->runtimes_[i].get(), &sim->scenario_.settings,
+                                                          &sim->scenario_.report));
+      sim->cron_jobs_.push_back(std::move(controller));
+    }
+  }
   // Streamed workloads come after every object of the scenario files in the
   // input order (decisions.md: equal priority and timestamp go by input order).
   for (const scenario::ClusterSpec& spec : sim->scenario_.clusters) {
@@ -65,6 +82,8 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::S
   sim->idle_backoff_.assign(sim->runtimes_.size(), kInitialIdleBackoff);
   return sim;
 }
+
+Simulation::Simulation() : fan_out_(&sinks_) {}
 
 Simulation::~Simulation() = default;
 
@@ -109,6 +128,12 @@ absl::Status Simulation::CreateMultiKueue(const policy::PolicyRegistry& registry
     multikueue_.push_back(std::move(controller));
   }
   return absl::OkStatus();
+}
+
+std::vector<CronJobReport> Simulation::cron_job_reports() const {
+  std::vector<CronJobReport> out;
+  for (const auto& controller : cron_jobs_) out.push_back(controller->report());
+  return out;
 }
 
 std::vector<const multikueue::MultiKueueReport*> Simulation::multikueue_reports() const {
@@ -185,6 +210,15 @@ absl::Status Simulation::Run(const RunOptions& options) {
     for (auto& ingester : ingesters_) KUEUESIM_RETURN_IF_ERROR(ingester->Prime());
   }
   const std::optional<SimTime> until = options.until.has_value() ? options.until : scenario_.settings.until;
+  // CronJobs create Jobs up to the end of the run, or the horizon.
+  const SimTime cron_job_horizon = until.value_or(scenario_.settings.cron_job_horizon);
+  for (auto& controller : cron_jobs_) {
+    if (!controller->started()) {
+      controller->Start(cron_job_horizon);
+    } else {
+      controller->ExtendHorizon(cron_job_horizon);
+    }
+  }
   const SimDuration cycle_duration = scenario_.settings.cycle_duration;
   stopped_at_until_ = false;
   int64_t cycles_this_instant = 0;

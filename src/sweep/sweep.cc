@@ -423,6 +423,7 @@ absl::StatusOr<std::string> RunPoint(const Sweep& sweep, int64_t point, const sc
                                               (*simulation)->multikueue_reports());
   summary.unknown_kinds = scenario.report.unknown_kinds;
   summary.warnings = scenario.report.warnings;
+  metrics::AddLoadReport((*simulation)->scenario().report, scenario.settings, &summary);
   std::string text = "{\"sweep\": ";
   metrics::AppendJsonString(&text, sweep.name);
   text += fmt::format(", \"point\": {}, \"points\": {}, \"parameters\": {{", point, sweep.num_points());

@@ -32,3 +32,8 @@ add_test(NAME e2e.sweep
 add_test(NAME e2e.trace_replay
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/trace_replay_test.py
           --sim $<TARGET_FILE:kueuesim_cli> --root ${PROJECT_SOURCE_DIR}/scenarios)
+# Real clusters as they are: a directory of kubectl YAML and JSON, generated
+# names, unsimulated kinds, default run times, validate --strict.
+add_test(NAME e2e.loadpath
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/loadpath_test.py
+          --sim $<TARGET_FILE:kueuesim_cli>)

@@ -23,3 +23,9 @@ kueuesim_test(NAME node_changes_test
 kueuesim_test(NAME admitted_at_start_test
   SOURCES runtime/admitted_at_start_test.cc
   DEPS kueuesim::sim kueuesim::policy kueuesim::scenario fmt::fmt)
+
+# The CronJob controller (schedules, concurrency policies, horizon) through
+# the simulation.
+kueuesim_test(NAME cronjob_controller_test
+  SOURCES runtime/cronjob_controller_test.cc
+  DEPS kueuesim::sim kueuesim::policy kueuesim::scenario fmt::fmt)

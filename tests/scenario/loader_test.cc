@@ -550,7 +550,9 @@ TEST(ScenarioLoaderTest, WarningsForMissingReferences) {
                                 HasSubstr("ClusterQueue \"nowhere\""))));
   EXPECT_THAT(w, Contains(AllOf(HasSubstr("refs.yaml:"), HasSubstr("Workload \"default/w\""),
                                 HasSubstr("LocalQueue \"absent\""))));
-  EXPECT_EQ(w.size(), 3u);
+  // And one for the workload without a run time.
+  EXPECT_THAT(w, Contains(AllOf(HasSubstr("1 workload(s) have no run time"), HasSubstr("default/w"))));
+  EXPECT_EQ(w.size(), 4u);
 }
 
 // Setup: a Simulation object with settings and a Configuration with

@@ -8,12 +8,14 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kueuesim/multikueue/multikueue_controller.h"
 #include "kueuesim/runtime/cluster_runtime.h"
 #include "kueuesim/runtime/lws_controller.h"
 #include "kueuesim/cluster/events.h"
+#include "kueuesim/scenario/scenario.h"
 
 namespace kueuesim::metrics {
 
@@ -126,6 +128,16 @@ struct TraceImportSummary {
   std::vector<std::string> examples;        // "line 17: negative duration"
 };
 
+// What one CronJob did (sim::CronJobReport, copied by the caller).
+struct CronJobSummary {
+  std::string cluster;
+  std::string name;  // "namespace/name"
+  int64_t created = 0;
+  int64_t already_active = 0;  // due times held back by Forbid
+  int64_t missed = 0;          // due times past startingDeadlineSeconds
+  int64_t replaced = 0;        // active Jobs deleted by Replace
+};
+
 struct Summary {
   SimTime end_time = 0;
   int64_t events = 0;
@@ -133,6 +145,15 @@ struct Summary {
   std::vector<MultiKueueSummary> multikueue;
   std::map<std::string, int64_t> unknown_kinds;
   std::vector<std::string> warnings;
+  // Objects of kinds that carry workloads kueuesim does not simulate
+  // (AddLoadReport; written only when there are some).
+  std::map<std::string, int64_t> unsimulated_workload_kinds;
+  // Default run times used: rule description and workloads (written only
+  // when some were used), and workloads left without a run time.
+  std::vector<std::pair<std::string, int64_t>> default_duration_uses;
+  int64_t workloads_without_duration = 0;
+  // The scenario's CronJobs (written only when there are some).
+  std::vector<CronJobSummary> cron_jobs;
   // The scenario's traces (written only when there are some).
   std::vector<TraceImportSummary> traces;
 };
@@ -186,6 +207,12 @@ class SummaryCollector : public cluster::EventSink {
   std::vector<ClusterAccumulator> clusters_;
   int64_t events_ = 0;
 };
+
+// Copies what the loader noticed into the summary: unknown kinds, warnings,
+// unsimulated workload kinds, default durations used (`settings` names the
+// rules) and workloads without a run time.
+void AddLoadReport(const scenario::LoadReport& report, const scenario::SimulationSettings& settings,
+                   Summary* summary);
 
 // The human-readable summary printed at the end of a run.
 std::string FormatSummary(const Summary& summary);

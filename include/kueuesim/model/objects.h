@@ -359,6 +359,13 @@ struct Workload {
   bool active = true;
   std::vector<std::string> preemption_gates;  // gate names (closed)
   std::optional<int32_t> maximum_execution_time_seconds;
+  // batch/v1 Job spec.activeDeadlineSeconds: the Job fails (its Workload
+  // finishes) this long after each start; Kueue clears status.startTime when
+  // it stops a Job, so the deadline counts again from every admission.
+  std::optional<SimDuration> active_deadline;
+  // The kind of the object it was made from ("Job", "Pod", "Workload", ...;
+  // empty: from source_kind), for default-duration rules and messages.
+  std::string object_kind;
 
   // status
   std::optional<Admission> admission;
@@ -409,6 +416,29 @@ struct LeaderWorkerSet {
   // from a pod's start to its readiness.
   SimDuration leader_startup_delay = 0;
   SimDuration worker_startup_delay = 0;
+  int64_t input_sequence = 0;
+};
+
+// batch/v1 CronJob: Jobs created on a cron schedule during simulated time,
+// each managed by Kueue as a plain Job (Kueue has no CronJob integration).
+enum class ConcurrencyPolicy : uint8_t { kAllow, kForbid, kReplace };
+
+struct CronJob {
+  ObjectMeta meta;
+  std::string schedule;   // spec.schedule (robfig/cron standard syntax)
+  std::string time_zone;  // spec.timeZone; empty: the controller's zone (UTC)
+  ConcurrencyPolicy concurrency_policy = ConcurrencyPolicy::kAllow;
+  bool suspend = false;
+  std::optional<int64_t> starting_deadline_seconds;
+  int32_t successful_jobs_history_limit = 3;
+  int32_t failed_jobs_history_limit = 1;
+  // The Workload of each Job, as DecodeJob makes it from spec.jobTemplate
+  // (name and arrival are set per Job); nullopt when the template has no
+  // queue name (Kueue ignores the Jobs).
+  std::optional<Workload> job_workload;
+  // kueuesim.io/arrival of the CronJob: when it is created (its schedule
+  // starts then; an earlier creationTimestamp counts from the start time).
+  SimDuration arrival = 0;
   int64_t input_sequence = 0;
 };
 

@@ -217,6 +217,7 @@ class ClusterRuntime : public engine::EventHandler {
     kNodeFailureTimer,
     kNodeReplacement,
     kHoldRelease,
+    kActiveDeadline,
   };
 
   // A timed change of a Kueue object, resolved to ids (object_changes.cc).
@@ -242,7 +243,10 @@ class ClusterRuntime : public engine::EventHandler {
   AdmissionCheckController* RemoteController(const cluster::WorkloadRecord& wl) const;
   std::vector<AdmissionCheckController*> ControllersOf(const cluster::WorkloadRecord& wl) const;
   void OnPodsReady(WorkloadId id, uint32_t generation);
-  void OnFinish(WorkloadId id, uint32_t generation);
+  void OnFinish(WorkloadId id, uint32_t generation, std::string_view reason = {});
+  // A Job's activeDeadlineSeconds since its start (admission): the Job
+  // fails and its workload finishes (reason DeadlineExceeded).
+  void OnActiveDeadline(WorkloadId id, uint32_t generation);
   void Evict(WorkloadId id, EvictionReason reason);
   void OnEvictionRelease(WorkloadId id, uint32_t generation);
   void ReleaseQuota(WorkloadId id);

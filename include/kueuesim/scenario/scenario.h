@@ -31,6 +31,30 @@ struct PolicyChoice {
   model::SourceRef source;
 };
 
+// A run time drawn for workloads without kueuesim.io/duration
+// (Simulation spec.defaultDurations[].duration or .distribution).
+struct DurationDistribution {
+  enum class Type : uint8_t { kFixed, kExponential, kLogNormal, kEmpirical };
+  Type type = Type::kFixed;
+  SimDuration value = 0;    // fixed: the duration; exponential: the mean; logNormal: the median
+  double sigma = 0;         // logNormal: the standard deviation of ln(duration)
+  std::vector<SimDuration> samples;  // empirical: the CSV column's values
+  std::string description;  // e.g. "exponential, mean 20m"
+};
+
+// One entry of Simulation spec.defaultDurations: which workloads it applies
+// to (every given condition must hold; none: every workload) and their run
+// time. The first matching rule wins.
+struct DefaultDurationRule {
+  std::string queue;        // match.queue: the LocalQueue name
+  std::string namespace_;   // match.namespace
+  std::string kind;         // match.kind: the object's kind (Job, Pod, ...)
+  model::Labels labels;     // match.labels: all must be equal
+  DurationDistribution distribution;
+  std::string description;  // "defaultDurations[0] (kind Job): exponential, mean 20m"
+  model::SourceRef source;
+};
+
 // kueuesim.io/v1alpha1 Simulation: settings that are not Kueue's.
 struct SimulationSettings {
   // Wall-clock time of simulated time 0; workloads without a
@@ -73,6 +97,11 @@ struct SimulationSettings {
   // Kueue reads a percentage maxSurge as 0 (upstream, PR #14405 open);
   // "fixed" scales it as LWS does.
   std::string kueue_percentage_max_surge = "upstream";
+  // Run times for workloads without kueuesim.io/duration, first match wins
+  // (scenario/default_durations.h).
+  std::vector<DefaultDurationRule> default_durations;
+  // CronJobs create Jobs until `until`; without one, until this horizon.
+  SimDuration cron_job_horizon = 24 * 3600 * kSecond;
   model::SourceRef source;
 };
 
@@ -99,6 +128,7 @@ struct ClusterSpec {
   std::vector<model::Workload> workloads;
   std::vector<model::LeaderWorkerSet> leader_worker_sets;
   std::vector<model::Change> changes;
+  std::vector<model::CronJob> cron_jobs;
 };
 
 // What the loader noticed without failing: unknown kinds, ignored fields
@@ -108,6 +138,17 @@ struct LoadReport {
   int64_t objects = 0;
   std::map<std::string, int64_t> unknown_kinds;  // "apiVersion/kind" -> count
   std::vector<std::string> warnings;
+  // The unknown kinds that carry workloads (pods), a subset of
+  // unknown_kinds: their workloads are not in the run.
+  std::map<std::string, int64_t> unsimulated_workload_kinds;  // "apiVersion/kind" -> count
+  // Workloads that got their run time from a default-duration rule, by
+  // rule index (SimulationSettings::default_durations); CronJob Jobs are
+  // added as the run creates them.
+  std::vector<int64_t> default_duration_uses;
+  // Workloads without a run time (no annotation, no default): they run
+  // until the end of the simulation. The first few keys ("ns/name").
+  int64_t workloads_without_duration = 0;
+  std::vector<std::string> without_duration_examples;
 };
 
 struct Scenario {
@@ -124,7 +165,9 @@ struct Scenario {
 };
 
 // Reads and validates scenario files (multi-document YAML or JSON, `kind:
-// List` included). Errors name the file, the line, the object and the field
+// List` included). A directory in `paths` stands for its .yaml, .yml and
+// .json files, in name order (not its subdirectories), as `kubectl apply -f
+// DIR` reads it. Errors name the file, the line, the object and the field
 // path; an invalid scenario yields InvalidArgument, an unreadable file
 // NotFound.
 absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths);

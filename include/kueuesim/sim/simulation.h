@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -21,6 +22,18 @@
 #include "kueuesim/trace/workload_source.h"
 
 namespace kueuesim::sim {
+
+// What one CronJob's controller did during the run.
+struct CronJobReport {
+  std::string cluster;
+  std::string name;            // "namespace/name"
+  int64_t created = 0;         // Jobs created
+  int64_t already_active = 0;  // due times held back by Forbid (event JobAlreadyActive)
+  int64_t missed = 0;          // due times past startingDeadlineSeconds (event MissSchedule)
+  int64_t replaced = 0;        // active Jobs deleted by Replace
+};
+
+class CronJobController;
 
 struct RunOptions {
   // Stop at this simulated time (default: the scenario's `until`, else when
@@ -65,6 +78,9 @@ class Simulation {
   const scenario::Scenario& scenario() const { return scenario_; }
   // The MultiKueue managers of the scenario and what they dispatched.
   std::vector<const multikueue::MultiKueueReport*> multikueue_reports() const;
+  // The scenario's CronJobs and the Jobs they created (CronJob Jobs that
+  // took a default duration are counted in scenario().report).
+  std::vector<CronJobReport> cron_job_reports() const;
 
  private:
   class FanOut : public cluster::EventSink {
@@ -103,7 +119,7 @@ class Simulation {
     absl::Status status_;
   };
 
-  Simulation() : fan_out_(&sinks_) {}
+  Simulation();  // out of line: CronJobController is incomplete here
   absl::Status CreateMultiKueue(const policy::PolicyRegistry& registry);
 
   scenario::Scenario scenario_;
@@ -118,6 +134,7 @@ class Simulation {
   std::vector<SimDuration> idle_backoff_;
   std::vector<std::unique_ptr<trace::WorkloadSource>> sources_;
   std::vector<std::unique_ptr<Ingester>> ingesters_;
+  std::vector<std::unique_ptr<CronJobController>> cron_jobs_;
   int64_t late_arrivals_ = 0;
   // The input sequence of the next streamed workload (ties in queue order).
   int64_t next_input_sequence_ = 0;
