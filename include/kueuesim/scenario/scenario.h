@@ -73,6 +73,10 @@ struct SimulationSettings {
   // Kueue reads a percentage maxSurge as 0 (upstream, PR #14405 open);
   // "fixed" scales it as LWS does.
   std::string kueue_percentage_max_surge = "upstream";
+  // When Kueue deletes a surge group's Workload: "upstream" (Kueue
+  // ff69552e: once status.updatedReplicas reaches spec.replicas, which
+  // stops the surge pods) or "fixed" (once the surge group is gone).
+  std::string kueue_surge_workloads = "upstream";
   model::SourceRef source;
 };
 
