@@ -431,6 +431,11 @@ void LwsController::Reconcile() {
     // Drop groups the StatefulSet no longer has.
     while (!groups_.empty() && static_cast<int32_t>(groups_.size()) > sts_replicas_ &&
            !groups_.back().leader_exists && groups_.back().workload == kNone) {
+      // Its deleted Workload's record goes too, so that the name is free
+      // for a later surge at this index.
+      if (groups_.back().deleted_workload != kNone) {
+        runtime_->DeleteWorkload(groups_.back().deleted_workload, /*release_record=*/true);
+      }
       groups_.pop_back();
     }
     const bool acted = stopped || !action.remove.empty() || !action.replace.empty() ||

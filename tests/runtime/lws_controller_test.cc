@@ -539,5 +539,17 @@ spec:
   EXPECT_THAT(run->Of("RolloutResumed"), ElementsAre("5071.0 RolloutResumed -1"));
 }
 
+// Setup: 3 groups, maxUnavailable 1, maxSurge 1; a new revision at 1h and
+// another at 2h, each with a surge group (index 3) whose Workload is
+// deleted when the rollout no longer needs it.
+// Expected: the second rollout creates the surge Workload again under the
+// same name (Kueue names it by index), and both rollouts complete.
+TEST(LwsControllerTest, SecondRolloutCreatesTheSurgeWorkloadAgain) {
+  auto run = RunYaml(Scenario(3, "{maxUnavailable: 1, maxSurge: 1}", Rollout("1h") + Rollout("2h")));
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->Of("SurgeCreated"), ElementsAre("3600.0 SurgeCreated 3", "7200.0 SurgeCreated 3"));
+  EXPECT_THAT(run->Of("RolloutCompleted"), ::testing::SizeIs(2));
+}
+
 }  // namespace
 }  // namespace kueuesim
