@@ -57,6 +57,8 @@ std::string_view EventTypeName(EventType type) {
       return "RolloutResumed";
     case EventType::kScaled:
       return "Scaled";
+    case EventType::kGroupStopped:
+      return "GroupStopped";
     case EventType::kNominated:
       return "Nominated";
     case EventType::kDispatched:

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "kueuesim/topology/rank_order.h"
+
 namespace kueuesim::metrics {
 
 void AppendJsonString(std::string* out, std::string_view text) {
@@ -40,7 +42,10 @@ void AppendJsonString(std::string* out, std::string_view text) {
 
 namespace {
 
-void AppendTopologyAssignment(std::string* out, const model::TopologyAssignment& ta) {
+// `pod_indices`, when set, has each domain's pod index range (rank-ordered
+// placement, see topology/rank_order.h).
+void AppendTopologyAssignment(std::string* out, const model::TopologyAssignment& ta,
+                              const std::vector<topology::PodIndexRange>* pod_indices) {
   out->append("{\"levels\": [");
   for (size_t i = 0; i < ta.levels.size(); ++i) {
     if (i > 0) out->append(", ");
@@ -54,7 +59,11 @@ void AppendTopologyAssignment(std::string* out, const model::TopologyAssignment&
       if (v > 0) out->append(", ");
       AppendJsonString(out, ta.domains[d].values[v]);
     }
-    out->append(fmt::format("], \"count\": {}}}", ta.domains[d].count));
+    out->append(fmt::format("], \"count\": {}", ta.domains[d].count));
+    if (pod_indices != nullptr && d < pod_indices->size()) {
+      out->append(fmt::format(", \"podIndices\": [{}, {}]", (*pod_indices)[d].first, (*pod_indices)[d].last));
+    }
+    out->append("}");
   }
   out->append("]}");
 }
@@ -107,6 +116,14 @@ void EventLogWriter::OnEvent(const cluster::SimEvent& event) {
     AppendJsonString(&out, state.cq(event.cq).name);
   }
   if (event.type == cluster::EventType::kQuotaReserved && wl.admission.has_value()) {
+    std::vector<const model::PodSet*> specs;
+    std::vector<const model::TopologyAssignment*> assignments;
+    for (size_t i = 0; i < wl.pod_sets.size(); ++i) {
+      specs.push_back(wl.pod_sets[i].spec);
+      const auto& ta = wl.admission->pod_sets[i].topology_assignment;
+      assignments.push_back(ta.has_value() ? &*ta : nullptr);
+    }
+    const auto pod_indices = topology::PodIndexRanges(specs, assignments);
     out.append(", \"podSets\": [");
     for (size_t i = 0; i < wl.pod_sets.size(); ++i) {
       const cluster::PodSetAdmission& ps = wl.admission->pod_sets[i];
@@ -128,7 +145,8 @@ void EventLogWriter::OnEvent(const cluster::SimEvent& event) {
       out.append("}");
       if (ps.topology_assignment.has_value()) {
         out.append(", \"topologyAssignment\": ");
-        AppendTopologyAssignment(&out, *ps.topology_assignment);
+        AppendTopologyAssignment(&out, *ps.topology_assignment,
+                                 pod_indices[i].has_value() ? &*pod_indices[i] : nullptr);
       }
       out.append("}");
     }

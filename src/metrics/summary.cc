@@ -143,6 +143,9 @@ void SummaryCollector::OnEvent(const cluster::SimEvent& event) {
   }
   if (event.type == cluster::EventType::kArrived || event.type == cluster::EventType::kAdmittedAtStart) {
     ++cluster.arrivals;
+    // A released record's slot may hold a new workload (a LeaderWorkerSet
+    // surge Workload created again under its old name): its wait counts.
+    if (event.workload != cluster::kNone) cluster.reserved_once[static_cast<size_t>(event.workload)] = false;
   }
   if (event.cq == cluster::kNone || event.workload == cluster::kNone || !event.object.empty()) return;
   CqAccumulator& acc = cluster.cqs[static_cast<size_t>(event.cq)];
@@ -453,11 +456,19 @@ std::string FormatSummary(const Summary& summary) {
         for (const auto& [resource, amount] : r.peak_surge_quota) {
           surge += fmt::format("{}{} {}", surge.empty() ? "" : ", ", FormatAmount(amount, resource), resource);
         }
+        // Each distinct stall reason once, in order of first appearance.
+        std::vector<std::string> reasons;
+        for (const auto& st : r.stalls) {
+          if (std::find(reasons.begin(), reasons.end(), st.reason) == reasons.end()) reasons.push_back(st.reason);
+        }
+        std::string stall_reasons;
+        for (const auto& reason : reasons) stall_reasons += (stall_reasons.empty() ? "" : "; ") + reason;
         out += fmt::format(
-            "    rollout at {}: {}, min ready groups {}, peak surge {} group(s){}{}\n", FormatDuration(r.start),
+            "    rollout at {}: {}, min ready groups {}, peak surge {} group(s){}{}{}\n", FormatDuration(r.start),
             r.end < 0 ? std::string("not finished") : "done in " + FormatDuration(r.end - r.start),
             r.min_ready_groups, r.peak_surge_groups, surge.empty() ? "" : " (" + surge + ")",
-            r.stalls.empty() ? "" : fmt::format(", stalled {} ({})", FormatDuration(stalled), r.stalls.front().reason));
+            r.groups_stopped == 0 ? "" : fmt::format(", {} group(s) stopped by Kueue", r.groups_stopped),
+            r.stalls.empty() ? "" : fmt::format(", stalled {} ({})", FormatDuration(stalled), stall_reasons));
       }
       for (const auto& sc : lws.scales) {
         out += fmt::format("    scale {} -> {} at {}: {}\n", sc.from, sc.to, FormatDuration(sc.at),
@@ -594,9 +605,9 @@ std::string SummaryToJson(const Summary& summary) {
           const auto& ro = lws.rollouts[r];
           out += r == 0 ? "" : ", ";
           out += fmt::format("{{\"start\": {}, \"end\": {}, \"minReadyGroups\": {}, \"peakSurgeGroups\": {}, "
-                             "\"peakSurgeQuota\": {{",
+                             "\"groupsStopped\": {}, \"peakSurgeQuota\": {{",
                              FormatSeconds(ro.start), ro.end < 0 ? std::string("null") : FormatSeconds(ro.end),
-                             ro.min_ready_groups, ro.peak_surge_groups);
+                             ro.min_ready_groups, ro.peak_surge_groups, ro.groups_stopped);
           bool first_q = true;
           for (const auto& [resource, amount] : ro.peak_surge_quota) {
             out += first_q ? "" : ", ";

@@ -60,6 +60,8 @@ absl::StatusOr<std::unique_ptr<ClusterRuntime>> ClusterRuntime::Create(
                                 ? workloads::StatefulSetReplacement::kSerial
                                 : workloads::StatefulSetReplacement::kConcurrent;
   lws_options.kueue_percentage_surge_fixed = settings.kueue_percentage_max_surge == "fixed";
+  lws_options.surge_workloads =
+      settings.kueue_surge_workloads == "fixed" ? KueueSurgeWorkloads::kFixed : KueueSurgeWorkloads::kUpstream;
   lws_options.termination_delay = settings.eviction_delay;
   std::vector<bool> change_used(spec.changes.size(), false);
   for (const auto& lws : spec.leader_worker_sets) {

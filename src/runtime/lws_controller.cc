@@ -72,28 +72,75 @@ model::Workload LwsController::GroupWorkload(int32_t index) const {
   return wl;
 }
 
-int32_t LwsController::DesiredWorkloads() const {
-  // Kueue keeps Workloads for [0, spec.replicas), and during a surge
-  // rollout (maxSurge > 0 and not every desired group updated) for every
-  // leader index the StatefulSet has.
-  int32_t desired = spec_.replicas;
+int32_t LwsController::KueueMaxSurge() const {
   auto surge = workloads::IntOrPercent::Parse(spec_.max_surge);
-  int32_t kueue_surge = 0;
-  if (surge.ok()) {
-    kueue_surge = surge->percent ? (options_.kueue_percentage_surge_fixed ? surge->Scaled(spec_.replicas, true) : 0)
-                                 : surge->value;
+  if (!surge.ok()) return 0;
+  if (!surge->percent) return surge->value;
+  return options_.kueue_percentage_surge_fixed ? surge->Scaled(spec_.replicas, true) : 0;
+}
+
+int32_t LwsController::StatusReplicas() const {
+  int32_t count = 0;
+  for (const Group& g : groups_) count += g.leader_exists ? 1 : 0;
+  return count;
+}
+
+int32_t LwsController::StatusUpdatedReplicas() const {
+  // LWS's updateConditions: every leader pod listed (a terminating one
+  // too) whose worker StatefulSet exists, both on the latest revision.
+  // Under LeaderReady the worker StatefulSet is created only once the
+  // leader is ready, so a group counts from then on.
+  int32_t count = 0;
+  for (const Group& g : groups_) {
+    if (g.leader_exists && (spec_.size == 1 || g.workers_exist) && g.revision == update_revision_) ++count;
   }
-  int32_t updated = 0;
-  for (const Group& g : groups_) updated += Updated(g) ? 1 : 0;
-  if (kueue_surge > 0 && updated < spec_.replicas) desired = std::max(desired, sts_replicas_);
+  return count;
+}
+
+int32_t LwsController::DesiredWorkloads() const {
+  // Kueue's filterWorkloads: Workloads for the indices [0, spec.replicas),
+  // and for [0, status.replicas) while a rolling update with surge is in
+  // progress: maxSurge (IntValue) > 0 and status.updatedReplicas <
+  // spec.replicas.
+  int32_t desired = spec_.replicas;
+  const int32_t kueue_surge = KueueMaxSurge();
+  const int32_t status_replicas = StatusReplicas();
+  if (kueue_surge > 0 && status_replicas > desired && StatusUpdatedReplicas() < spec_.replicas) {
+    desired = status_replicas;
+  }
+  if (options_.surge_workloads == KueueSurgeWorkloads::kFixed && kueue_surge > 0) {
+    // Fixed: a surge group keeps its Workload until its leader is gone.
+    for (int32_t i = static_cast<int32_t>(groups_.size()) - 1; i >= desired; --i) {
+      const Group& g = groups_[static_cast<size_t>(i)];
+      if (g.surge && g.leader_exists) {
+        desired = i + 1;
+        break;
+      }
+    }
+  }
   return desired;
 }
 
 void LwsController::EnsureWorkloads() {
+  const SimTime now = runtime_->engine()->now();
   const int32_t desired = DesiredWorkloads();
   for (int32_t i = 0; i < desired; ++i) {
     Group& g = group(i);
     if (g.workload != kNone) continue;
+    if (i >= spec_.replicas && g.stops >= kMaxStopsPerRollout) continue;  // churn no longer followed
+    if (g.workload_deleted_at == now) {
+      // Deleted in this instant: the reconcile that creates it again is the
+      // one the deletion requeues, UpdatesBatchPeriod later (kueue#9631).
+      if (!kueue_reconcile_pending_) {
+        kueue_reconcile_pending_ = true;
+        runtime_->engine()->ScheduleAfter(kSecond, this, kKueueReconcile, 0);
+      }
+      continue;
+    }
+    if (g.deleted_workload != kNone) {
+      runtime_->DeleteWorkload(g.deleted_workload, /*release_record=*/true);  // frees its name
+      g.deleted_workload = kNone;
+    }
     auto id = runtime_->AddOwnedWorkload(GroupWorkload(i), owner_id_, i);
     KUEUESIM_CHECK_MSG(id.ok(), StatusMessage(id.status()));
     g.workload = *id;
@@ -103,13 +150,43 @@ void LwsController::EnsureWorkloads() {
     Group& g = groups_[static_cast<size_t>(i)];
     if (g.workload == kNone) continue;
     // Kueue deletes the Workload (and so releases its quota) as soon as
-    // the index is out of its range: for a surge group, once
-    // status.updatedReplicas reaches spec.replicas, even if the rollout is
-    // not over. Pods already running keep running; the StatefulSet removes
-    // them when it drops the index.
+    // the index is out of its range. If the group's pods run, the
+    // pod-group reconciler stops them (StopGroupsWithoutWorkload).
     runtime_->DeleteWorkload(g.workload);
+    g.deleted_workload = g.workload;
     g.workload = kNone;
+    g.workload_deleted_at = now;
   }
+}
+
+bool LwsController::StopGroupsWithoutWorkload() {
+  bool stopped = false;
+  // Kueue's pod-group reconciler finds the prebuilt Workload gone and stops
+  // the group ("missing workload"): it deletes every pod that is not gated
+  // and not already terminating. The StatefulSet recreates the leader (if
+  // it keeps the index), gated.
+  for (int32_t i = 0; i < static_cast<int32_t>(groups_.size()); ++i) {
+    Group& g = groups_[static_cast<size_t>(i)];
+    if (g.workload != kNone || !g.leader_exists || g.terminating) continue;
+    if (!g.leader_started && !g.workers_started) continue;  // gated: nothing to stop
+    runtime_->EmitOwnerEvent(EventType::kGroupStopped, key_, i, kNone,
+                             "Kueue deleted the group's Workload; its pods are deleted");
+    if (rolling_ && !report_.rollouts.empty()) ++report_.rollouts.back().groups_stopped;
+    ++g.stops;
+    Terminate(i, /*remove=*/false);
+    stopped = true;
+  }
+  return stopped;
+}
+
+bool LwsController::GroupInFlight() const {
+  for (int32_t i = 0; i < static_cast<int32_t>(groups_.size()); ++i) {
+    const Group& g = groups_[static_cast<size_t>(i)];
+    if (!g.leader_exists || g.ready) continue;
+    if (g.terminating && !g.removing) return true;  // comes back on its own
+    if (!g.terminating && (g.leader_started || g.workers_started)) return true;  // starting
+  }
+  return false;
 }
 
 void LwsController::CreateLeader(int32_t index, int32_t revision) {
@@ -207,6 +284,11 @@ void LwsController::HandleEvent(int32_t kind, int64_t a, int64_t b) {
     ConfirmStall();
     return;
   }
+  if (kind == kKueueReconcile) {
+    kueue_reconcile_pending_ = false;
+    Reconcile();
+    return;
+  }
   if (static_cast<size_t>(index) >= groups_.size()) return;
   Group& g = groups_[static_cast<size_t>(index)];
   if (static_cast<uint32_t>(b) != g.generation) return;  // stale
@@ -249,6 +331,13 @@ void LwsController::ApplyChange(const model::Change& change) {
   }
   if (change.partition.has_value()) spec_.partition = *change.partition;
   if (change.rollout) {
+    if (stalled_) {
+      // The stall belongs to the rollout this one supersedes.
+      report_.rollouts.back().stalls.back().end = runtime_->engine()->now();
+      stalled_ = false;
+      blocked_since_ = -1;
+    }
+    for (Group& g : groups_) g.stops = 0;
     ++update_revision_;
     new_revision_ = true;
     rolling_ = true;
@@ -315,7 +404,6 @@ void LwsController::Reconcile() {
     sts_exists_ = true;
     sts_partition_ = d.partition;
     sts_replicas_ = d.replicas;
-    EnsureWorkloads();
 
     std::vector<workloads::LeaderView> leaders;
     for (size_t i = 0; i < groups_.size(); ++i) {
@@ -334,12 +422,23 @@ void LwsController::Reconcile() {
       const int32_t revision = i >= d.partition ? update_revision_ : current_revision_;
       CreateLeader(i, revision);
     }
+    // Kueue reads the LWS status once the StatefulSet has synced (its
+    // status.replicas counts the pods it has just created), creates and
+    // deletes the group Workloads, and its pod-group reconciler stops the
+    // groups whose Workload is gone.
+    EnsureWorkloads();
+    const bool stopped = StopGroupsWithoutWorkload();
     // Drop groups the StatefulSet no longer has.
     while (!groups_.empty() && static_cast<int32_t>(groups_.size()) > sts_replicas_ &&
            !groups_.back().leader_exists && groups_.back().workload == kNone) {
+      // Its deleted Workload's record goes too, so that the name is free
+      // for a later surge at this index.
+      if (groups_.back().deleted_workload != kNone) {
+        runtime_->DeleteWorkload(groups_.back().deleted_workload, /*release_record=*/true);
+      }
       groups_.pop_back();
     }
-    const bool acted = !action.remove.empty() || !action.replace.empty() ||
+    const bool acted = stopped || !action.remove.empty() || !action.replace.empty() ||
                        std::any_of(action.create.begin(), action.create.end(),
                                    [&](int32_t i) { return !group(i).terminating; });
     const bool sts_changed =
@@ -391,17 +490,30 @@ void LwsController::TrackProgress() {
 }
 
 int32_t LwsController::BlockedGroup(std::string* reason) const {
-  // A rollout stalls when a group it waits for cannot start: its Workload
-  // is not admitted (no quota) or does not exist.
-  if (!rolling_) return -1;
+  // A rollout stalls when nothing is on its way (no group terminating to
+  // be recreated, none starting) and a group it waits for cannot start: its
+  // Workload is pending (no quota) or, for a surge group, does not exist.
+  if (!rolling_ || GroupInFlight()) return -1;
   for (int32_t i = 0; i < static_cast<int32_t>(groups_.size()); ++i) {
     const Group& g = groups_[static_cast<size_t>(i)];
     if (!g.leader_exists || g.terminating || g.ready) continue;
     if (g.workload == kNone) {
-      *reason = "no Workload for the surge group (Kueue reads a percentage maxSurge as 0)";
+      // A Workload being created again (UpdatesBatchPeriod) is on its way.
+      if (i < spec_.replicas || kueue_reconcile_pending_) continue;
+      *reason = g.stops >= kMaxStopsPerRollout
+                    ? fmt::format("no Workload for the surge group (Kueue stopped it {} times, each time its "
+                                  "leader was ready; kueuesim follows no further)",
+                                  g.stops)
+                : KueueMaxSurge() == 0
+                    ? "no Workload for the surge group (Kueue reads a percentage maxSurge as 0)"
+                    : "no Workload for the surge group (Kueue keeps surge Workloads only while fewer than "
+                      "spec.replicas groups are updated)";
       return i;
     }
-    if (runtime_->state().workload(g.workload).phase == WorkloadPhase::kPending) {
+    // Pending, or evicted (preempted): from the preemption on, the group's
+    // pods are stopped and it waits for quota again.
+    const WorkloadRecord& wl = runtime_->state().workload(g.workload);
+    if (wl.phase == WorkloadPhase::kPending || wl.evicted) {
       *reason = "the group's Workload waits for quota";
       return i;
     }
@@ -410,25 +522,43 @@ int32_t LwsController::BlockedGroup(std::string* reason) const {
 }
 
 void LwsController::CheckStall() {
+  const SimTime now = runtime_->engine()->now();
   std::string reason;
   const int32_t blocked = BlockedGroup(&reason);
-  if (blocked >= 0 && !stalled_) {
-    // Declared only if it lasts beyond this instant (the scheduler may
-    // admit the group in a cycle at the same time).
-    if (blocked_since_ < 0) blocked_since_ = runtime_->engine()->now();
-    if (!stall_check_pending_) {
-      stall_check_pending_ = true;
-      runtime_->engine()->ScheduleAfter(kMicrosecond, this, kStallCheck, 0);
+  if (stalled_) {
+    LwsReport::Stall& current = report_.rollouts.back().stalls.back();
+    if (blocked < 0) {
+      stalled_ = false;
+      blocked_since_ = -1;
+      current.end = now;
+      runtime_->EmitOwnerEvent(EventType::kRolloutResumed, key_, -1, kNone);
+      return;
+    }
+    if (blocked != current.group || reason != current.reason) {
+      // Still stalled, but on another group or for another reason: a new
+      // stall record from now on.
+      const WorkloadId workload = groups_[static_cast<size_t>(blocked)].workload;
+      if (current.start == now) {
+        current.group = blocked;
+        current.reason = reason;
+      } else {
+        current.end = now;
+        report_.rollouts.back().stalls.push_back({now, -1, blocked, reason});
+      }
+      runtime_->EmitOwnerEvent(EventType::kRolloutStalled, key_, blocked, workload, reason);
     }
     return;
   }
-  if (blocked < 0) blocked_since_ = -1;
-  if (blocked < 0 && stalled_) {
-    stalled_ = false;
-    if (!report_.rollouts.empty() && !report_.rollouts.back().stalls.empty()) {
-      report_.rollouts.back().stalls.back().end = runtime_->engine()->now();
-    }
-    runtime_->EmitOwnerEvent(EventType::kRolloutResumed, key_, -1, kNone);
+  if (blocked < 0) {
+    blocked_since_ = -1;
+    return;
+  }
+  // Declared only if it lasts beyond this instant (the scheduler may admit
+  // the group in a cycle at the same time).
+  if (blocked_since_ < 0) blocked_since_ = now;
+  if (!stall_check_pending_) {
+    stall_check_pending_ = true;
+    runtime_->engine()->ScheduleAfter(kMicrosecond, this, kStallCheck, 0);
   }
 }
 
@@ -436,12 +566,12 @@ void LwsController::ConfirmStall() {
   stall_check_pending_ = false;
   std::string reason;
   const int32_t blocked = BlockedGroup(&reason);
-  if (blocked < 0 || stalled_) {
+  if (blocked < 0 || stalled_ || report_.rollouts.empty()) {
     if (blocked < 0) blocked_since_ = -1;
     return;
   }
   stalled_ = true;
-  if (!report_.rollouts.empty()) report_.rollouts.back().stalls.push_back({blocked_since_, -1, blocked, reason});
+  report_.rollouts.back().stalls.push_back({blocked_since_, -1, blocked, reason});
   runtime_->EmitOwnerEvent(EventType::kRolloutStalled, key_, blocked, groups_[static_cast<size_t>(blocked)].workload,
                            reason);
 }

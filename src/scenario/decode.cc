@@ -1332,7 +1332,8 @@ absl::Status DecodeSimulation(const FieldReader& object, SimulationSettings* set
   for (const ChoiceField& f :
        {ChoiceField{"version", &settings->lws_version, {"v0.10", "v0.8"}},
         ChoiceField{"statefulSetReplacement", &settings->statefulset_replacement, {"concurrent", "serial"}},
-        ChoiceField{"kueuePercentageMaxSurge", &settings->kueue_percentage_max_surge, {"upstream", "fixed"}}}) {
+        ChoiceField{"kueuePercentageMaxSurge", &settings->kueue_percentage_max_surge, {"upstream", "fixed"}},
+        ChoiceField{"kueueSurgeWorkloads", &settings->kueue_surge_workloads, {"upstream", "fixed"}}}) {
     if (!lws.Field(f.name).present()) continue;
     KUEUESIM_ASSIGN_OR_RETURN(std::string value, lws.Field(f.name).String());
     bool ok = false;

@@ -75,6 +75,15 @@ absl::StatusOr<model::LeaderWorkerSet> DecodeLeaderWorkerSet(const FieldReader& 
   KUEUESIM_RETURN_IF_ERROR(
       DecodeLwsTemplate(lwt.Field("workerTemplate"), has_leader ? "worker" : "main", &lws.worker_template));
   lws.worker_template.count = has_leader ? lws.size - 1 : lws.size;
+  if (lws.worker_template.topology_request.has_value()) {
+    // Kueue's LWS integration under TAS: the worker (or main) pod set ranks
+    // its pods by their worker index (the leader is 0); next to a leader
+    // template and outside a pod-set group, the LWS webhook adds
+    // pod-index-offset 1 to the worker template, so worker w has rank w - 1.
+    model::TopologyRequest& request = *lws.worker_template.topology_request;
+    request.pod_index_label = "leaderworkerset.sigs.k8s.io/worker-index";
+    if (has_leader && !request.pod_set_group_name.has_value()) request.pod_index_offset = 1;
+  }
   KUEUESIM_ASSIGN_OR_RETURN(auto restart, lwt.Field("restartPolicy").OptString());
   lws.restart_policy = restart.value_or("RecreateGroupOnPodRestart");
   if (lws.restart_policy == "Default") lws.restart_policy = "None";

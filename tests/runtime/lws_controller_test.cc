@@ -29,8 +29,10 @@ class Recorder : public cluster::EventSink {
   void OnEvent(const cluster::SimEvent& event) override {
     const std::string type(cluster::EventTypeName(event.type));
     if (event.group >= 0 || event.type == cluster::EventType::kRolloutStarted ||
-        event.type == cluster::EventType::kRolloutCompleted || event.type == cluster::EventType::kRolloutStalled) {
+        event.type == cluster::EventType::kRolloutCompleted || event.type == cluster::EventType::kRolloutStalled ||
+        event.type == cluster::EventType::kRolloutResumed) {
       lines.push_back(fmt::format("{} {} {}", FormatSeconds(event.time), type, event.group));
+      if (event.type == cluster::EventType::kRolloutStalled) stall_reasons.emplace_back(event.reason);
     } else if (event.workload != cluster::kNone) {
       lines.push_back(fmt::format("{} {} {}", FormatSeconds(event.time), type,
                                   event.cluster->workload(event.workload).key));
@@ -44,6 +46,7 @@ class Recorder : public cluster::EventSink {
     return out;
   }
   std::vector<std::string> lines;
+  std::vector<std::string> stall_reasons;  // of the RolloutStalled events, in order
 };
 
 std::unique_ptr<Recorder> RunYaml(const std::string& yaml) {
@@ -58,9 +61,11 @@ std::unique_ptr<Recorder> RunYaml(const std::string& yaml) {
 
 // 8 GPUs of quota; an LWS "llm" of `replicas` groups of size 2 (1 GPU per
 // pod), ready 1 minute after admission; `rolling` is its
-// rollingUpdateConfiguration; `changes` are extra documents.
+// rollingUpdateConfiguration; `changes` are extra documents;
+// `simulation_spec` extra lines of the Simulation's spec (2 spaces of
+// indent); `startup_policy` its startupPolicy.
 std::string Scenario(int replicas, const std::string& rolling, const std::string& changes,
-                     const std::string& simulation_spec = "") {
+                     const std::string& simulation_spec = "", const std::string& startup_policy = "LeaderCreated") {
   return fmt::format(R"(apiVersion: kueuesim.io/v1alpha1
 kind: Simulation
 metadata: {{name: lws}}
@@ -99,6 +104,7 @@ metadata:
     kueuesim.io/worker-startup-delay: 1m
 spec:
   replicas: {0}
+  startupPolicy: {4}
   rolloutStrategy:
     rollingUpdateConfiguration: {1}
   leaderWorkerTemplate:
@@ -110,7 +116,7 @@ spec:
           resources: {{requests: {{nvidia.com/gpu: "1"}}}}
 ---
 {2})",
-                     replicas, rolling, changes, simulation_spec);
+                     replicas, rolling, changes, simulation_spec, startup_policy);
 }
 
 std::string Rollout(const std::string& at, const std::string& extra = "") {
@@ -306,6 +312,243 @@ spec:
   ASSERT_NE(run, nullptr);
   EXPECT_THAT(run->Of("GroupNotReady"), ElementsAre("3600.0 GroupNotReady 3", "3600.0 GroupNotReady 2"));
   EXPECT_THAT(run->Of("SurgeReleased"), IsEmpty());
+}
+
+std::string ScaleTo(const std::string& at, int replicas) {
+  return fmt::format(R"(apiVersion: kueuesim.io/v1alpha1
+kind: Change
+metadata: {{name: scale-{0}}}
+spec:
+  at: {0}
+  target: {{kind: LeaderWorkerSet, namespace: inference, name: llm}}
+  replicas: {1}
+---
+)",
+                     at, replicas);
+}
+
+const char kFixedSurgeWorkloads[] = "  leaderWorkerSet: {kueueSurgeWorkloads: fixed}\n";
+
+// Setup: 3 groups of 2 GPUs (6 of the 8), maxUnavailable 0, maxSurge 1, a
+// new revision at 1h; pods ready 1 minute after they start and gone at
+// once when deleted (LeaderCreated: the worker StatefulSet comes with the
+// leader, so a recreated group counts as updated at once).
+// Expected, as Kueue ff69552e does it: the surge group 3 is admitted
+// (the last 2 GPUs) and ready at 3660; groups 2 and 1 are replaced at 3660
+// and 3720. Recreating group 1 makes 3 groups updated (3, 2, 1) =
+// spec.replicas: Kueue deletes the surge Workload and its pod-group
+// reconciler stops the surge pods (GroupStopped at 3720), although LWS
+// still wants the surge group. The StatefulSet recreates leader 3, gated;
+// updated stays 3, so no Workload comes back. Ready groups fall to 2
+// (below replicas - maxUnavailable), and LWS never replaces group 0: its
+// partition needs the top group ready. The rollout stalls from 3780 (when
+// group 1 is ready and nothing moves), without a Workload for group 3.
+TEST(LwsControllerTest, DeletedSurgeWorkloadStopsTheSurgePodsAndTheRolloutStalls) {
+  auto run = RunYaml(Scenario(3, "{maxUnavailable: 0, maxSurge: 1}", Rollout("1h")));
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->Of("GroupReplaced"), ElementsAre("3660.0 GroupReplaced 2", "3720.0 GroupReplaced 1"));
+  EXPECT_THAT(run->Of("Deleted"), ElementsAre("3720.0 Deleted inference/leaderworkerset-llm-3"));
+  EXPECT_THAT(run->Of("GroupStopped"), ElementsAre("3720.0 GroupStopped 3"));
+  EXPECT_THAT(run->Of("GroupNotReady"), Contains("3720.0 GroupNotReady 3"));
+  EXPECT_THAT(run->Of("RolloutStalled"), ElementsAre("3780.000001 RolloutStalled 3"));
+  EXPECT_THAT(run->Of("RolloutCompleted"), IsEmpty());
+}
+
+// Setup: the same with kueueSurgeWorkloads: fixed.
+// Expected: the surge Workload is kept while group 3 exists: group 0 is
+// replaced at 3780 once group 1 is ready, LWS drops the surge group when
+// group 0 is ready (3840) and only then is its Workload deleted; the
+// rollout completes at 3840 and nothing is stopped.
+TEST(LwsControllerTest, FixedSurgeWorkloadsKeepTheSurgeUntilLwsDropsIt) {
+  auto run = RunYaml(Scenario(3, "{maxUnavailable: 0, maxSurge: 1}", Rollout("1h"), kFixedSurgeWorkloads));
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->Of("GroupReplaced"),
+              ElementsAre("3660.0 GroupReplaced 2", "3720.0 GroupReplaced 1", "3780.0 GroupReplaced 0"));
+  EXPECT_THAT(run->Of("GroupStopped"), IsEmpty());
+  EXPECT_THAT(run->Of("Deleted"), ElementsAre("3840.0 Deleted inference/leaderworkerset-llm-3"));
+  EXPECT_THAT(run->Of("RolloutCompleted"), ElementsAre("3840.0 RolloutCompleted -1"));
+}
+
+// Setup: the same as the first, under LeaderReady (leader 1m, then the
+// worker StatefulSet and its pods 1m).
+// Expected: a group counts as updated only once its worker StatefulSet
+// exists, after its leader is ready: recreating group 1 at 3840 does not
+// reach 3 updated groups; its leader being ready at 3900 does, and only
+// then is the surge Workload deleted (not at 3840). The recreated surge
+// leader has no worker StatefulSet (it never gets ready while gated), so
+// updated falls back to 2 and Kueue creates the Workload again a second
+// later (3901); once that leader is ready (3961) the Workload is deleted
+// again: the surge group churns and the rollout never completes.
+TEST(LwsControllerTest, LeaderReadyCountsAGroupUpdatedOnceItsWorkersExist) {
+  auto run = RunYaml(Scenario(3, "{maxUnavailable: 0, maxSurge: 1}", Rollout("1h"), "", "LeaderReady"));
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->Of("GroupReplaced"), ElementsAre("3720.0 GroupReplaced 2", "3840.0 GroupReplaced 1"));
+  const auto deleted = run->Of("Deleted");
+  ASSERT_GE(deleted.size(), 2u);
+  EXPECT_EQ(deleted[0], "3900.0 Deleted inference/leaderworkerset-llm-3");
+  EXPECT_EQ(deleted[1], "3961.0 Deleted inference/leaderworkerset-llm-3");
+  const auto created = run->Of("SurgeCreated");
+  ASSERT_GE(created.size(), 2u);
+  EXPECT_EQ(created[0], "3600.0 SurgeCreated 3");
+  EXPECT_EQ(created[1], "3901.0 SurgeCreated 3");
+  EXPECT_THAT(run->Of("RolloutCompleted"), IsEmpty());
+}
+
+// Setup: 3 groups, maxUnavailable 0, maxSurge 1, pods take 2m to
+// terminate; a new revision at 1h creates the surge group 3 (ready at
+// 3660); at 3630 the LWS is scaled down to 2 groups.
+// Expected: LWS keeps a burst of replicas + maxSurge = 3 leaders, so the
+// StatefulSet removes leader 3, which terminates until 3750. Kueue keeps
+// the Workloads for the indices below status.replicas, and the
+// terminating leader counts there: Workload 3 is deleted at 3750, when the
+// pod is gone, not at 3630.
+TEST(LwsControllerTest, SurgeWorkloadsFollowStatusReplicasOnAScaleDown) {
+  auto run = RunYaml(Scenario(3, "{maxUnavailable: 0, maxSurge: 1}", Rollout("1h") + ScaleTo("3630s", 2),
+                              "  evictionDelay: 2m\n"));
+  ASSERT_NE(run, nullptr);
+  const auto deleted = run->Of("Deleted");
+  ASSERT_FALSE(deleted.empty());
+  EXPECT_EQ(deleted[0], "3750.0 Deleted inference/leaderworkerset-llm-3");
+}
+
+// Setup: 2 groups, maxUnavailable 0 and an integer maxSurge of 2 (= replicas).
+// Expected: LWS bursts to 4 groups; the two surge groups are updated at
+// once (LeaderCreated), which makes status.updatedReplicas = spec.replicas,
+// so Kueue never creates their Workloads: they stay gated and LWS waits for
+// them. The stall says why, not that a percentage reads as 0.
+TEST(LwsControllerTest, IntegerMaxSurgeOfReplicasStallsForTheRightReason) {
+  auto run = RunYaml(Scenario(2, "{maxUnavailable: 0, maxSurge: 2}", Rollout("1h")));
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->Of("SurgeCreated"), IsEmpty());
+  EXPECT_THAT(run->Of("RolloutStalled"), ElementsAre("3600.000001 RolloutStalled 2"));
+  EXPECT_THAT(run->stall_reasons, ElementsAre("no Workload for the surge group (Kueue keeps surge Workloads only "
+                                              "while fewer than spec.replicas groups are updated)"));
+}
+
+// Setup: 2 groups filling the 4 GPUs of quota, maxUnavailable 1, maxSurge 1.
+// Expected: the surge Workload is created and pending at 3600; LWS
+// replaces group 1 in place at once, which makes 2 groups updated, so
+// Kueue deletes the pending surge Workload in the same instant. Group 1
+// is ready at 3660, LWS drops the surge, replaces group 0, and the rollout
+// completes at 3720. It never stalled: a group was on its way all along
+// (the earlier report kept a "waits for quota" stall whose Workload was
+// gone).
+TEST(LwsControllerTest, RolloutThatProgressesInPlaceIsNotStalled) {
+  std::string yaml = Scenario(2, "{maxUnavailable: 1, maxSurge: 1}", Rollout("1h"));
+  const std::string quota = "nominalQuota: \"8\"";
+  yaml.replace(yaml.find(quota), quota.size(), "nominalQuota: \"4\"");
+  auto run = RunYaml(yaml);
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->Of("SurgeCreated"), ElementsAre("3600.0 SurgeCreated 2"));
+  EXPECT_THAT(run->Of("Deleted"), ElementsAre("3600.0 Deleted inference/leaderworkerset-llm-2"));
+  EXPECT_THAT(run->Of("RolloutStalled"), IsEmpty());
+  EXPECT_THAT(run->Of("RolloutCompleted"), ElementsAre("3720.0 RolloutCompleted -1"));
+}
+
+// Setup: one low-priority group filling the 2-GPU quota; pods take 2m to
+// terminate; a rollout (maxUnavailable 1) at 1h replaces the group (back
+// at 3720, ready at 3780). At 3750 a high-priority job of 2 GPUs (20m)
+// preempts the group's Workload.
+// Expected: the rollout stalls from the preemption (3750): the group's
+// pods are stopped then, although its Workload is requeued only when they
+// have terminated (3870); it resumes when the group is admitted again
+// after the job (5071).
+TEST(LwsControllerTest, StallStartsAtThePreemption) {
+  const std::string yaml = R"(apiVersion: kueuesim.io/v1alpha1
+kind: Simulation
+metadata: {name: lws}
+spec:
+  evictionDelay: 2m
+  until: 3h
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: WorkloadPriorityClass
+metadata: {name: low}
+value: 10
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: WorkloadPriorityClass
+metadata: {name: high}
+value: 100
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: gpu}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: serving}
+spec:
+  namespaceSelector: {}
+  preemption: {withinClusterQueue: LowerPriority}
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors:
+    - name: gpu
+      resources:
+      - {name: nvidia.com/gpu, nominalQuota: "2"}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: serving, namespace: inference}
+spec: {clusterQueue: serving}
+---
+apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata:
+  name: llm
+  namespace: inference
+  labels: {kueue.x-k8s.io/queue-name: serving, kueue.x-k8s.io/priority-class: low}
+  annotations:
+    kueuesim.io/leader-startup-delay: 1m
+    kueuesim.io/worker-startup-delay: 1m
+spec:
+  replicas: 1
+  rolloutStrategy:
+    rollingUpdateConfiguration: {maxUnavailable: 1}
+  leaderWorkerTemplate:
+    size: 2
+    workerTemplate:
+      spec:
+        containers:
+        - name: main
+          resources: {requests: {nvidia.com/gpu: "1"}}
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: urgent
+  namespace: inference
+  labels: {kueue.x-k8s.io/queue-name: serving, kueue.x-k8s.io/priority-class: high}
+  annotations: {kueuesim.io/arrival: 3750s, kueuesim.io/duration: 20m}
+spec:
+  parallelism: 2
+  completions: 2
+  template:
+    spec:
+      containers:
+      - name: main
+        resources: {requests: {nvidia.com/gpu: "1"}}
+---
+)" + Rollout("1h");
+  auto run = RunYaml(yaml);
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->Of("Evicted"), ElementsAre("3750.0 Evicted inference/leaderworkerset-llm-0"));
+  EXPECT_THAT(run->Of("Requeued"), ElementsAre("3870.0 Requeued inference/leaderworkerset-llm-0"));
+  EXPECT_THAT(run->Of("RolloutStalled"), ElementsAre("3750.000001 RolloutStalled 0"));
+  EXPECT_THAT(run->Of("RolloutResumed"), ElementsAre("5071.0 RolloutResumed -1"));
+}
+
+// Setup: 3 groups, maxUnavailable 1, maxSurge 1; a new revision at 1h and
+// another at 2h, each with a surge group (index 3) whose Workload is
+// deleted when the rollout no longer needs it.
+// Expected: the second rollout creates the surge Workload again under the
+// same name (Kueue names it by index), and both rollouts complete.
+TEST(LwsControllerTest, SecondRolloutCreatesTheSurgeWorkloadAgain) {
+  auto run = RunYaml(Scenario(3, "{maxUnavailable: 1, maxSurge: 1}", Rollout("1h") + Rollout("2h")));
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->Of("SurgeCreated"), ElementsAre("3600.0 SurgeCreated 3", "7200.0 SurgeCreated 3"));
+  EXPECT_THAT(run->Of("RolloutCompleted"), ::testing::SizeIs(2));
 }
 
 }  // namespace

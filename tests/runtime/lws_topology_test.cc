@@ -2,6 +2,7 @@
 // kueue.x-k8s.io/podset-group-name on the leader and worker templates (and a
 // required topology), Kueue places a group's leader and workers in one
 // domain; each group (one Workload) independently.
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <set>
@@ -9,12 +10,14 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "kueuesim/cluster/events.h"
 #include "kueuesim/policy/registry.h"
 #include "kueuesim/sim/simulation.h"
+#include "kueuesim/topology/rank_order.h"
 #include "testing/scenario_fixtures.h"
 
 namespace kueuesim {
@@ -32,6 +35,20 @@ class Placements : public cluster::EventSink {
     const cluster::WorkloadRecord& wl = event.cluster->workload(event.workload);
     ASSERT_TRUE(wl.admission.has_value());
     std::map<std::string, std::set<std::string>>& racks = by_workload[wl.key];
+    std::vector<const model::PodSet*> specs;
+    std::vector<const model::TopologyAssignment*> assignments;
+    for (size_t i = 0; i < wl.pod_sets.size(); ++i) {
+      specs.push_back(wl.pod_sets[i].spec);
+      const auto& ta = wl.admission->pod_sets[i].topology_assignment;
+      assignments.push_back(ta.has_value() ? &*ta : nullptr);
+    }
+    const auto ranges = topology::PodIndexRanges(specs, assignments);
+    for (size_t i = 0; i < ranges.size(); ++i) {
+      if (!ranges[i].has_value()) continue;
+      for (const auto& r : *ranges[i]) {
+        pod_indices[wl.key][wl.pod_sets[i].spec->name].push_back(fmt::format("{}-{}", r.first, r.last));
+      }
+    }
     for (size_t i = 0; i < wl.admission->pod_sets.size(); ++i) {
       const auto& assignment = wl.admission->pod_sets[i].topology_assignment;
       ASSERT_TRUE(assignment.has_value()) << wl.key << " pod set " << i;
@@ -46,6 +63,10 @@ class Placements : public cluster::EventSink {
   }
   // workload -> pod set -> racks
   std::map<std::string, std::map<std::string, std::set<std::string>>> by_workload;
+  // workload -> pod set -> the pod index range of each domain of its
+  // topology assignment, in order ("first-last"); pod sets without rank
+  // order absent.
+  std::map<std::string, std::map<std::string, std::vector<std::string>>> pod_indices;
 };
 
 // Two racks of two 4-cpu hosts; a TAS flavor over them; one ClusterQueue
@@ -171,6 +192,40 @@ TEST(LwsTopologyTest, WithoutGroupEachPodSetIsPlacedOnItsOwn) {
   for (const auto& [workload, pod_sets] : placements->by_workload) {
     EXPECT_THAT(pod_sets.at("leader"), SizeIs(1)) << workload;
     EXPECT_THAT(pod_sets.at("worker"), SizeIs(1)) << workload;
+  }
+}
+
+// Whether `ranges` ("first-last", in domain order) run from `first` to
+// `last` without gaps.
+bool CoversInOrder(const std::vector<std::string>& ranges, int first, int last) {
+  int next = first;
+  for (const std::string& r : ranges) {
+    int a = 0;
+    int b = 0;
+    if (std::sscanf(r.c_str(), "%d-%d", &a, &b) != 2 || a != next || b < a) return false;
+    next = b + 1;
+  }
+  return next == last + 1;
+}
+
+// Setup: the pod-set group variant (leader and worker pod sets ranked
+// together) and the variant without a group (the LWS webhook's
+// pod-index-offset 1 on the worker template).
+// Expected, both: Kueue's TopologyUngater places the workers by their
+// worker index, 1 and 2 (the leader is 0), in the order of the assignment's
+// domains; the leader pod set has no rank order of its own.
+TEST(LwsTopologyTest, WorkersArePlacedInWorkerIndexOrder) {
+  for (const std::string group : {"            kueue.x-k8s.io/podset-group-name: group\n", ""}) {
+    auto placements =
+        RunScenario(Scenario("            kueue.x-k8s.io/podset-required-topology: cloud.com/rack\n" + group));
+    ASSERT_NE(placements, nullptr);
+    ASSERT_THAT(placements->pod_indices, SizeIs(2)) << group;
+    for (const auto& [workload, pod_sets] : placements->pod_indices) {
+      EXPECT_FALSE(pod_sets.contains("leader")) << workload;
+      ASSERT_TRUE(pod_sets.contains("worker")) << workload;
+      EXPECT_TRUE(CoversInOrder(pod_sets.at("worker"), 1, 2))
+          << workload << ": " << fmt::format("{}", fmt::join(pod_sets.at("worker"), ", "));
+    }
   }
 }
 

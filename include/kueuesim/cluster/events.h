@@ -40,6 +40,7 @@ enum class EventType : uint8_t {
   kRolloutStalled,
   kRolloutResumed,
   kScaled,
+  kGroupStopped,  // Kueue deleted the group's Workload and stopped its pods
   // MultiKueue events, in the manager's stream (`worker` names the
   // MultiKueueCluster; `workload` is the manager's Workload).
   kNominated,          // the dispatcher nominated workers (value: how many)

@@ -269,6 +269,10 @@ struct TopologyRequest {
   // Set (true or false) counts as an explicit request, as in Kueue.
   std::optional<bool> unconstrained;
   std::optional<std::string> pod_index_label;
+  // The pods' kueue.x-k8s.io/pod-index-offset annotation: the TopologyUngater
+  // subtracts it from the pod index to get the rank (set by Kueue's
+  // LeaderWorkerSet webhook on a worker template next to a leader template).
+  std::optional<int32_t> pod_index_offset;
   std::optional<std::string> sub_group_index_label;
   std::optional<int32_t> sub_group_count;
   std::optional<std::string> pod_set_group_name;

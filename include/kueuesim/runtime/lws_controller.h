@@ -20,12 +20,29 @@
 
 namespace kueuesim::runtime {
 
+// When Kueue deletes a surge group's Workload.
+enum class KueueSurgeWorkloads {
+  // Kueue ff69552e (kueue#8801, #9135, #9631): Workloads are kept for the
+  // indices below the leader StatefulSet's status.replicas only while
+  // maxSurge > 0 and status.updatedReplicas < spec.replicas. Updated counts
+  // the surge groups, so the surge Workload is deleted as soon as
+  // spec.replicas groups are updated; the pod-group reconciler then finds
+  // no Workload and stops the group's pods, and the leader the StatefulSet
+  // recreates stays gated until a Workload is created again.
+  kUpstream,
+  // A surge group's Workload is kept until its leader is gone (the
+  // StatefulSet dropped the index and the pod terminated): the surge keeps
+  // its quota and its pods for as long as LWS keeps the group.
+  kFixed,
+};
+
 struct LwsOptions {
   workloads::LwsVersion version = workloads::LwsVersion::kV0_10;
   workloads::StatefulSetReplacement replacement = workloads::StatefulSetReplacement::kConcurrent;
   // Kueue reads a percentage maxSurge with IntValue() (0) upstream; "fixed"
   // scales it as LWS does.
   bool kueue_percentage_surge_fixed = false;
+  KueueSurgeWorkloads surge_workloads = KueueSurgeWorkloads::kUpstream;
   // Time a deleted pod takes to terminate.
   SimDuration termination_delay = 0;
 };
@@ -44,6 +61,9 @@ struct LwsReport {
     int32_t min_ready_groups = 0;
     int32_t peak_surge_groups = 0;  // surge groups holding quota at once
     std::map<std::string, Amount> peak_surge_quota;  // by resource
+    // Times Kueue stopped a group's running pods because it had deleted
+    // the group's Workload (a surge group, under kUpstream).
+    int32_t groups_stopped = 0;
     std::vector<Stall> stalls;
   };
   struct Scale {
@@ -81,7 +101,7 @@ class LwsController : public engine::EventHandler, public WorkloadOwner {
   void HandleEvent(int32_t kind, int64_t a, int64_t b) override;
 
  private:
-  enum EventKind : int32_t { kLeaderReady = 1, kWorkersReady, kTerminated, kChange, kStallCheck };
+  enum EventKind : int32_t { kLeaderReady = 1, kWorkersReady, kTerminated, kChange, kStallCheck, kKueueReconcile };
 
   struct Group {
     bool leader_exists = false;
@@ -97,7 +117,24 @@ class LwsController : public engine::EventHandler, public WorkloadOwner {
     bool ready = false;  // last reported group readiness
     uint32_t generation = 0;
     WorkloadId workload = kNone;
+    // When Kueue last deleted this index's Workload (-1: never). Kueue's
+    // LWS reconciler, requeued by the deletion after UpdatesBatchPeriod
+    // (1 s), is the earliest a new one is created.
+    SimTime workload_deleted_at = -1;
+    // That deleted Workload's record, released when a Workload of the same
+    // name is created again (Kueue names them by index).
+    WorkloadId deleted_workload = kNone;
+    // Times Kueue stopped this group in the current rollout (a churning
+    // surge group; see kMaxStopsPerRollout).
+    int32_t stops = 0;
   };
+
+  // A surge group that Kueue keeps stopping (LeaderReady: its Workload is
+  // created again and deleted once its leader is ready, forever) would keep
+  // a run without `until` going for ever: after this many stops in one
+  // rollout kueuesim stops following, and the group's Workload is not
+  // created again.
+  static constexpr int32_t kMaxStopsPerRollout = 100;
 
   Group& group(int32_t index);
   bool Admitted(int32_t index) const;
@@ -108,6 +145,20 @@ class LwsController : public engine::EventHandler, public WorkloadOwner {
   void UpdateReadiness(int32_t index);
   void EnsureWorkloads();
   int32_t DesiredWorkloads() const;
+  // Kueue's reading of maxSurge (IntValue(): a percentage is 0 upstream).
+  int32_t KueueMaxSurge() const;
+  // The LWS status Kueue reads: status.replicas (the leader StatefulSet's
+  // status.replicas: every leader pod, terminating ones included) and
+  // status.updatedReplicas (leader pods on the latest revision whose worker
+  // StatefulSet exists and is on it too, surge groups included).
+  int32_t StatusReplicas() const;
+  int32_t StatusUpdatedReplicas() const;
+  // Kueue's pod-group reconciler: a group whose Workload is gone and whose
+  // pods were ungated has its pods stopped (deleted).
+  bool StopGroupsWithoutWorkload();
+  // Whether some group is on its way to ready (terminating to be
+  // recreated, or admitted and starting): the rollout is not stalled then.
+  bool GroupInFlight() const;
   model::Workload GroupWorkload(int32_t index) const;
   void Reconcile();
   // Whether the rollout waits for a group that cannot start, and why.
@@ -135,6 +186,7 @@ class LwsController : public engine::EventHandler, public WorkloadOwner {
   bool rolling_ = false;
   bool stalled_ = false;
   bool stall_check_pending_ = false;
+  bool kueue_reconcile_pending_ = false;
   SimTime blocked_since_ = -1;
   bool scaling_ = false;
   LwsReport report_;

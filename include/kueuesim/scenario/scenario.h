@@ -102,6 +102,10 @@ struct SimulationSettings {
   std::vector<DefaultDurationRule> default_durations;
   // CronJobs create Jobs until `until`; without one, until this horizon.
   SimDuration cron_job_horizon = 24 * 3600 * kSecond;
+  // When Kueue deletes a surge group's Workload: "upstream" (Kueue
+  // ff69552e: once status.updatedReplicas reaches spec.replicas, which
+  // stops the surge pods) or "fixed" (once the surge group is gone).
+  std::string kueue_surge_workloads = "upstream";
   model::SourceRef source;
 };
 
