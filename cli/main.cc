@@ -7,6 +7,7 @@
 //   kueuesim validate [--strict] FILES...
 //   kueuesim policies
 //   kueuesim report | compare | sweep | sweep-merge   (report_command.h)
+//   kueuesim explain FILES... --workload NS/NAME [--at T]  (explain_command.h)
 //
 // Exit codes: 0 success; 1 invalid input (the message names the file, the
 // object and the field); 2 bad command line; 3 a run that failed (I/O,
@@ -27,6 +28,7 @@
 #include "kueuesim/metrics/thresholds.h"
 #include "kueuesim/metrics/timeseries.h"
 #include "kueuesim/metrics/workload_table.h"
+#include "explain_command.h"
 #include "progress.h"
 #include "report_command.h"
 #include "kueuesim/policy/registry.h"
@@ -286,6 +288,7 @@ int main(int argc, char** argv) {
 
   CLI::App* policies = app.add_subcommand("policies", "List the policies that scenarios can select");
   kueuesim::cli::ResultsCommands results(&app);  // report, compare (report_command.cc)
+  kueuesim::cli::ExplainCommand explain(&app);   // explain (explain_command.cc)
 
   try {
     app.parse(argc, argv);
@@ -297,5 +300,6 @@ int main(int argc, char** argv) {
   if (*validate) return Validate(validate_files, validate_strict);
   if (*policies) return Policies();
   if (auto code = results.Run()) return *code;
+  if (auto code = explain.Run()) return *code;
   return kExitUsage;
 }

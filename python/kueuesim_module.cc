@@ -879,7 +879,61 @@ class PySimulation {
   double Now() const { return Seconds(sim_->now()); }
   int64_t Cycles() const { return sim_->cycles(); }
 
+  // Why a workload waits now: its QuotaReserved=False condition, or None
+  // when it holds quota or has none (not evaluated yet).
+  py::object Pending(const std::string& workload, const std::string& cluster) {
+    CheckUsable();
+    const std::string key = workload.find('/') == std::string::npos ? "default/" + workload : workload;
+    for (const auto& runtime : sim_->clusters()) {
+      const cluster::ClusterState& state = runtime->state();
+      if (!cluster.empty() && state.name() != cluster) continue;
+      for (cluster::WorkloadId id = 0; id < state.num_workloads(); ++id) {
+        const cluster::WorkloadRecord& wl = state.workload(id);
+        if (wl.spec == nullptr || wl.key != key) continue;
+        if (wl.admission.has_value() || !wl.pending.has_condition()) return py::none();
+        return ConditionDict(state, wl);
+      }
+    }
+    Raise(NotFound("pending: no workload " + key + (cluster.empty() ? "" : " in cluster " + cluster)));
+    return py::none();
+  }
+
+  // Every workload without quota (queued, held or refused; not finished or
+  // deactivated) with its condition.
+  py::list PendingWorkloads(const std::string& cluster) {
+    CheckUsable();
+    py::list out;
+    for (const auto& runtime : sim_->clusters()) {
+      const cluster::ClusterState& state = runtime->state();
+      if (!cluster.empty() && state.name() != cluster) continue;
+      for (cluster::WorkloadId id = 0; id < state.num_workloads(); ++id) {
+        const cluster::WorkloadRecord& wl = state.workload(id);
+        if (wl.spec == nullptr || wl.phase != cluster::WorkloadPhase::kPending || wl.admission.has_value()) continue;
+        out.append(ConditionDict(state, wl));
+      }
+    }
+    return out;
+  }
+
  private:
+  static py::dict ConditionDict(const cluster::ClusterState& state, const cluster::WorkloadRecord& wl) {
+    py::dict d;
+    d["workload"] = wl.key;
+    d["cluster"] = state.name();
+    const cluster::CqId cq = state.ClusterQueueOf(wl);
+    d["clusterQueue"] = cq == cluster::kNone ? py::object(py::none()) : py::object(py::str(state.cq(cq).name));
+    if (wl.pending.has_condition()) {
+      d["reason"] = std::string(cluster::QuotaReservedReasonName(wl.pending.reason));
+      d["message"] = cluster::PendingMessageText(state, wl, wl.pending);
+      d["since"] = Seconds(wl.pending.since);
+    } else {
+      d["reason"] = py::none();
+      d["message"] = py::none();
+      d["since"] = py::none();
+    }
+    return d;
+  }
+
   void CheckUsable() const {
     if (broken_) {
       Raise(FailedPrecondition("this simulation stopped at an exception raised by a Python policy; create a new "
@@ -1074,6 +1128,11 @@ PYBIND11_MODULE(kueuesim, m) {
       .def("events", &PySimulation::Events, "The event log so far: a list of dicts, the JSONL event log's fields")
       .def("events_frame", &PySimulation::EventsFrame, "events() as a pandas DataFrame (needs pandas)")
       .def("summary", &PySimulation::Summary, "The run summary as a dict (the CLI's --summary JSON)")
+      .def("pending", &PySimulation::Pending, py::arg("workload"), py::arg("cluster") = "",
+           "Why a workload waits now: {workload, cluster, clusterQueue, reason, message, since} with Kueue's "
+           "QuotaReserved=False reason and message, or None when it holds quota or was not evaluated yet")
+      .def("pending_workloads", &PySimulation::PendingWorkloads, py::arg("cluster") = "",
+           "Every workload without quota now, as pending() describes it")
       .def_property_readonly("now", &PySimulation::Now, "Simulated time, seconds")
       .def_property_readonly("cycles", &PySimulation::Cycles, "Scheduling cycles so far");
 

@@ -16,6 +16,8 @@ namespace {
 
 using cluster::FrAmount;
 using cluster::kNone;
+using cluster::PendingMessage;
+using cluster::QuotaReservedReason;
 using flavor::AssignmentMode;
 using queue::RequeueReason;
 
@@ -222,15 +224,23 @@ void Scheduler::Nominate(std::vector<Entry>* entries, std::vector<Entry>* inadmi
       if (check_state == "Retry" || check_state == "Rejected") failed_checks = true;
     }
     if (failed_checks) {
-      // Not nominated. Kueue's condition message: "The workload has failed admission checks".
+      // Not nominated: "The workload has failed admission checks".
+      e.SetPending(Reason(QuotaReservedReason::kPendingEvaluation), PendingMessage::kFailedChecks);
     } else if (!cq.active) {
-      // Not nominated. Kueue's condition message: "ClusterQueue <name> is inactive".
+      // Not nominated: "ClusterQueue <name> is inactive".
+      e.SetPending(Reason(QuotaReservedReason::kSuspended), PendingMessage::kClusterQueueInactive);
     } else if (!queues_->NamespaceMatches(head.cq, wl)) {
-      // Not nominated. Kueue's condition message: "Workload namespace doesn't match ClusterQueue selector".
+      // Not nominated (ValidateAdmissibility): "workload namespace doesn't
+      // match ClusterQueue selector", or the namespace does not exist.
+      e.SetPending(Reason(QuotaReservedReason::kMisconfigured),
+                   state_->namespace_info(wl.ns).exists ? PendingMessage::kNamespaceMismatch
+                                                        : PendingMessage::kNamespaceMissing);
       e.requeue_reason = RequeueReason::kNamespaceMismatch;
     } else {
-      // GetAssignments records the entry's last assignment afresh.
+      // GetAssignments records the entry's last assignment afresh;
+      // recordAssignment sets the message to Assignment.Message().
       GetAssignments(&e, nullptr);
+      e.message = PendingMessage::kAssignment;
       e.nominated = true;
       continue;
     }
@@ -320,11 +330,13 @@ void Scheduler::ProcessEntry(Entry* e, CycleResult* result) {
 
   if (mode == AssignmentMode::kNoFit) {
     e->requeue_reason = RequeueReason::kNoFit;
+    e->qr_reason = Reason(e->assignment.no_fit_reason);
     return;
   }
   if (mode == AssignmentMode::kPreempt) {
     if (e->targets.empty()) {
       e->requeue_reason = RequeueReason::kPreemptionNoCandidates;
+      e->qr_reason = Reason(QuotaReservedReason::kWaitingForQuota);
       // reserveCapacityForUnreclaimablePreempt
       const bool can_always_reclaim =
           cq.spec->preemption.reclaim_within_cohort == model::PreemptionPolicy::kAny;
@@ -357,13 +369,14 @@ void Scheduler::ProcessEntry(Entry* e, CycleResult* result) {
         wl.has_closed_preemption_gate) {
       e->status = EntryStatus::kPreemptionGated;
       e->requeue_reason = RequeueReason::kPreemptionGated;
-      // Kueue's condition message: "Workload requires preemption, but it's gated".
+      e->SetPending(Reason(QuotaReservedReason::kAdmissionGated), PendingMessage::kPreemptionGated);
       e->last_assignment.reset();
       return;
     }
   }
   if (mode == AssignmentMode::kDeferredFit) {
     e->requeue_reason = RequeueReason::kPendingPreemption;
+    e->SetPending(Reason(QuotaReservedReason::kWaitingForPreemptedWorkloads), PendingMessage::kDeferredFit);
     e->last_assignment.reset();
     AddTemporaryUsage(e->cq, usage);
     return;
@@ -374,13 +387,13 @@ void Scheduler::ProcessEntry(Entry* e, CycleResult* result) {
   }
   if (targets_claimed) {
     e->status = EntryStatus::kSkipped;
-    // Kueue's condition message: "Workload has overlapping preemption targets with another workload".
+    e->SetPending(Reason(QuotaReservedReason::kWaitingForQuota), PendingMessage::kOverlappingTargets);
     if (!state_->gates().flavor_fungibility_preserve_scan_progress) e->last_assignment.reset();
     return;
   }
   if (!fits) {
     e->status = EntryStatus::kSkipped;
-    // Kueue's condition message: "Workload no longer fits after processing another workload".
+    e->SetPending(Reason(QuotaReservedReason::kWaitingForQuota), PendingMessage::kNoLongerFits);
     if (!state_->gates().flavor_fungibility_preserve_scan_progress) e->last_assignment.reset();
     return;
   }
@@ -397,7 +410,13 @@ void Scheduler::ProcessEntry(Entry* e, CycleResult* result) {
       if (!already) result->preemptions.push_back({t.workload, e->workload, t.reason});
     }
     e->last_assignment.reset();
-    if (preempted != 0) e->requeue_reason = RequeueReason::kPendingPreemption;
+    e->qr_reason = Reason(QuotaReservedReason::kWaitingForPreemptedWorkloads);
+    if (preempted != 0) {
+      e->requeue_reason = RequeueReason::kPendingPreemption;
+      // markPreemptionOutcome: ". Pending the preemption of N workload(s)".
+      e->message = PendingMessage::kAssignmentPendingPreemption;
+      e->preempted = preempted;
+    }
     return;
   }
   // waitForPodsReady blockAdmission: Kueue blocks the scheduler until every
@@ -408,7 +427,8 @@ void Scheduler::ProcessEntry(Entry* e, CycleResult* result) {
   if (wfpr.enable && wfpr.block_admission && !state_->gates().disable_wait_for_pods_ready &&
       !admitted_in_cycle_.empty() && !wl.HoldsQuota()) {
     e->status = EntryStatus::kSkipped;
-    // Kueue's condition message: "waiting for all admitted workloads to be in PodsReady condition".
+    e->SetPending(Reason(QuotaReservedReason::kWaitingForPodsReady, QuotaReservedReason::kWaiting),
+                  PendingMessage::kWaitingForPodsReady);
     preempted_in_cycle_.resize(preempted_in_cycle_.size() - e->targets.size());
     return;
   }
@@ -574,6 +594,20 @@ void Scheduler::Requeue(Entry* e, CycleResult* result) {
   }
   cluster::WorkloadRecord& wl = state_->workload(e->workload);
   wl.last_assignment = std::move(e->last_assignment);
+  // requeueAndUpdate: the QuotaReserved=False condition (not for a second
+  // pass: the workload holds its quota).
+  if (!wl.HoldsQuota()) {
+    cluster::PendingCondition next;
+    next.reason = e->qr_reason;
+    next.message = e->message;
+    next.count = e->preempted;
+    if (e->message == PendingMessage::kAssignment || e->message == PendingMessage::kAssignmentPendingPreemption) {
+      next.pod_sets = e->assignment.TakeReasons();
+    }
+    if (cluster::UpdatePendingCondition(*state_, &wl, std::move(next), now_)) {
+      result->pending_changed.push_back(e->workload);
+    }
+  }
   const bool pending_flavors = wl.last_assignment.has_value() && wl.last_assignment->PendingFlavors();
   queues_->Requeue(e->workload, e->requeue_reason, state_->WallTime(now_));
   if (queues_->PlacementOf(e->workload) == queue::Placement::kParked) {

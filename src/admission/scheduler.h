@@ -52,6 +52,9 @@ struct CycleResult {
   // left to try: both change what the next cycle sees.
   int parked = 0;
   int requeued_with_pending_flavors = 0;
+  // Workloads whose QuotaReserved=False condition (WorkloadRecord::pending)
+  // the cycle changed, in the order it changed them.
+  std::vector<WorkloadId> pending_changed;
   // Kueue's "success": something was admitted or evicted.
   bool success() const { return !reservations.empty() || !preemptions.empty(); }
   // Whether running another cycle at once could decide differently.
@@ -105,6 +108,16 @@ class Scheduler : public flavor::PreemptionOracle {
     // The flavor-scan cursor the workload carries into its next cycle.
     std::optional<cluster::LastAssignmentState> last_assignment;
     bool nominated = false;
+    // The QuotaReserved=False condition Kueue would write if the entry is
+    // requeued (quotaReservedReason and inadmissibleMsg): the reason, which
+    // message, and for "Pending the preemption of N workload(s)" N.
+    cluster::QuotaReservedReason qr_reason = cluster::QuotaReservedReason::kNone;
+    cluster::PendingMessage message = cluster::PendingMessage::kNone;
+    int32_t preempted = 0;
+    void SetPending(cluster::QuotaReservedReason reason, cluster::PendingMessage m) {
+      qr_reason = reason;
+      message = m;
+    }
   };
 
   void Nominate(std::vector<Entry>* entries, std::vector<Entry>* inadmissible);
@@ -123,6 +136,12 @@ class Scheduler : public flavor::PreemptionOracle {
   std::vector<size_t> ClassicalOrder(const std::vector<Entry>& entries) const;
   size_t NextFairSharingEntry(const std::vector<Entry>& entries, const std::vector<bool>& done);
   void Requeue(Entry* e, CycleResult* result);
+  // UnadmittedWorkloadReasonWithFallback: `granular` with the
+  // UnadmittedWorkloadsObservability gate on, else `fallback`.
+  cluster::QuotaReservedReason Reason(cluster::QuotaReservedReason granular,
+                                      cluster::QuotaReservedReason fallback = cluster::QuotaReservedReason::kPending) const {
+    return state_->gates().unadmitted_workloads_observability ? granular : fallback;
+  }
   void AddTemporaryUsage(CqId cq, Usage usage);
 
   cluster::ClusterState* state_;

@@ -427,4 +427,65 @@ std::string FormatAmount(Amount amount, std::string_view resource_name) {
   return fmt::format("{}{}", sign, magnitude);
 }
 
+
+namespace {
+
+// resource.Quantity's canonical decimal form of value * 10^scale
+// (int64Amount.AsCanonicalBytes with the DecimalSI suffixes).
+std::string CanonicalDecimal(int64_t value, int32_t scale) {
+  if (value == 0) return "0";
+  const bool negative = value < 0;
+  // |value| as uint64, safe for INT64_MIN.
+  uint64_t amount = negative ? uint64_t{0} - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+  int32_t exponent = scale;
+  while (amount >= 10 && amount % 10 == 0) {
+    amount /= 10;
+    ++exponent;
+  }
+  // The exponent must be a multiple of 3.
+  const int32_t mod = ((exponent % 3) + 3) % 3;
+  for (int32_t i = 0; i < mod; ++i) amount *= 10;
+  exponent -= mod;
+  std::string_view suffix;
+  switch (exponent) {
+    case -9: suffix = "n"; break;
+    case -6: suffix = "u"; break;
+    case -3: suffix = "m"; break;
+    case 0: suffix = ""; break;
+    case 3: suffix = "k"; break;
+    case 6: suffix = "M"; break;
+    case 9: suffix = "G"; break;
+    case 12: suffix = "T"; break;
+    case 15: suffix = "P"; break;
+    case 18: suffix = "E"; break;
+    default: return fmt::format("{}{}e{}", negative ? "-" : "", amount, exponent);
+  }
+  return fmt::format("{}{}{}", negative ? "-" : "", amount, suffix);
+}
+
+bool UsesBinaryFormat(std::string_view resource_name) {
+  return resource_name == "memory" || resource_name == "ephemeral-storage" ||
+         resource_name.substr(0, 10) == "hugepages-";
+}
+
+}  // namespace
+
+std::string KueueQuantityString(Amount amount, std::string_view resource_name) {
+  if (amount == kUnlimited) return "<unlimited>";
+  if (IsMilliResource(resource_name)) return CanonicalDecimal(amount, -3);
+  if (UsesBinaryFormat(resource_name) && (amount <= -1024 || amount >= 1024)) {
+    // Exact in powers of 1024: "1Gi"; otherwise Kubernetes prints the number
+    // without a suffix, which the formatter parses again as decimal.
+    const bool negative = amount < 0;
+    uint64_t magnitude = negative ? uint64_t{0} - static_cast<uint64_t>(amount) : static_cast<uint64_t>(amount);
+    size_t k = 0;
+    while (k + 1 < kBinarySuffixNames.size() && magnitude % 1024 == 0) {
+      magnitude /= 1024;
+      ++k;
+    }
+    if (k > 0) return fmt::format("{}{}{}", negative ? "-" : "", magnitude, kBinarySuffixNames[k]);
+  }
+  return CanonicalDecimal(amount, 0);
+}
+
 }  // namespace kueuesim

@@ -35,6 +35,8 @@ std::string_view EventTypeName(EventType type) {
       return "Changed";
     case EventType::kInadmissible:
       return "Inadmissible";
+    case EventType::kPending:
+      return "Pending";
     case EventType::kGroupCreated:
       return "GroupCreated";
     case EventType::kGroupReady:

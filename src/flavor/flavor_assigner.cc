@@ -121,6 +121,24 @@ void SetRequest(const cluster::ClusterState& state, Requests* requests, Resource
   requests->insert(pos, {resource, amount});
 }
 
+// A taint as Kueue's message prints it: Go's %s of a corev1.Taint value,
+// "{key value NoSchedule <nil>}" (TimeAdded is never set on a flavor's taint).
+std::string KueueTaintString(const model::Taint& taint) {
+  const char* effect = "";
+  switch (taint.effect) {
+    case model::TaintEffect::kNoSchedule:
+      effect = "NoSchedule";
+      break;
+    case model::TaintEffect::kPreferNoSchedule:
+      effect = "PreferNoSchedule";
+      break;
+    case model::TaintEffect::kNoExecute:
+      effect = "NoExecute";
+      break;
+  }
+  return fmt::format("{{{} {} {} <nil>}}", taint.key, taint.value, effect);
+}
+
 }  // namespace
 
 const char* AssignmentModeName(AssignmentMode mode) {
@@ -238,48 +256,66 @@ absl::InlinedVector<FrId, 4> Assignment::FrsNeedingPreemption(const cluster::Clu
   return frs;
 }
 
-FlavorReason FlavorReason::Text(std::string text) {
-  FlavorReason reason;
-  reason.text = std::move(text);
-  return reason;
-}
-
-std::string FlavorReason::Text(const cluster::ClusterState& state) const {
-  switch (kind) {
-    case Kind::kText:
-      return text;
-    case Kind::kOverMaximumCapacity: {
-      const std::string& name = state.resource_name(resource);
-      return fmt::format(
-          "insufficient quota for {} in flavor {}, previously considered podsets requests ({}) + "
-          "current podset request ({}) > maximum capacity ({})",
-          name, state.flavor(flavor).name, FormatAmount(assumed, name), FormatAmount(request, name),
-          FormatAmount(limit, name));
-    }
-    case Kind::kInsufficientUnusedQuota: {
-      const std::string& name = state.resource_name(resource);
-      return fmt::format("insufficient unused quota for {} in flavor {}, {} more needed", name,
-                         state.flavor(flavor).name, FormatAmount(request, name));
-    }
-  }
-  return text;
-}
-
 std::string Assignment::Message(const cluster::ClusterState& state, const cluster::WorkloadRecord& wl) const {
-  std::string out;
+  absl::InlinedVector<cluster::PodSetFlavorReasons, 1> failed;
   for (const auto& ps : pod_sets) {
     if (!ps.error && ps.reasons.empty()) continue;
-    const std::string& name = wl.pod_sets[static_cast<size_t>(ps.pod_set_index)].spec->name;
-    std::vector<std::string> reasons;
-    for (const FlavorReason& reason : ps.reasons) reasons.push_back(reason.Text(state));
-    std::sort(reasons.begin(), reasons.end());
-    std::string joined;
-    for (const auto& r : reasons) joined += (joined.empty() ? "" : ", ") + r;
-    if (ps.error) return fmt::format("failed to assign flavors to pod set {}: {}", name, joined);
-    if (!out.empty()) out += "; ";
-    out += fmt::format("couldn't assign flavors to pod set {}: {}", name, joined);
+    failed.push_back({ps.pod_set_index, ps.error, ps.reasons});
   }
-  return out;
+  return cluster::AssignmentMessageText(state, wl, failed);
+}
+
+absl::InlinedVector<cluster::PodSetFlavorReasons, 1> Assignment::TakeReasons() {
+  absl::InlinedVector<cluster::PodSetFlavorReasons, 1> failed;
+  for (auto& ps : pod_sets) {
+    if (!ps.error && ps.reasons.empty()) continue;
+    failed.push_back({ps.pod_set_index, ps.error, std::move(ps.reasons)});
+    ps.reasons.clear();
+  }
+  return failed;
+}
+
+void Assignment::ResolveNoFitReason(const cluster::ClusterQueueInfo& cq) {
+  // resolveNoFitReason: per pod set that does not fit, the least severe
+  // reason among the flavors of each resource group (alternatives), the
+  // most severe across groups (all are needed) and across pod sets.
+  if (RepresentativeMode() != AssignmentMode::kNoFit) return;
+  QuotaReservedReason overall = QuotaReservedReason::kNone;
+  for (const auto& ps : pod_sets) {
+    if (ps.RepresentativeMode() != AssignmentMode::kNoFit) continue;
+    if (ps.attempts.empty()) {
+      overall = cluster::MostSevereReason(overall, QuotaReservedReason::kNoMatchingFlavor);
+      continue;
+    }
+    // Per resource group (by index; a flavor in no group is a group of its
+    // own), the least severe reason.
+    absl::InlinedVector<std::pair<int32_t, QuotaReservedReason>, 4> group_min;
+    for (size_t a = 0; a < ps.attempts.size(); ++a) {
+      const FlavorAttempt& attempt = ps.attempts[a];
+      if (!attempt.no_fit) continue;
+      absl::InlinedVector<int32_t, 2> groups;
+      for (size_t g = 0; g < cq.groups.size(); ++g) {
+        const auto& flavors = cq.groups[g].flavors;
+        if (std::find(flavors.begin(), flavors.end(), attempt.flavor) != flavors.end()) {
+          groups.push_back(static_cast<int32_t>(g));
+        }
+      }
+      if (groups.empty()) groups.push_back(-1 - static_cast<int32_t>(a));
+      for (int32_t g : groups) {
+        auto it = std::find_if(group_min.begin(), group_min.end(), [&](const auto& e) { return e.first == g; });
+        if (it == group_min.end()) {
+          group_min.emplace_back(g, attempt.reason);
+        } else if (cluster::QuotaReservedReasonSeverity(attempt.reason) <
+                   cluster::QuotaReservedReasonSeverity(it->second)) {
+          it->second = attempt.reason;
+        }
+      }
+    }
+    QuotaReservedReason pod_set_reason = QuotaReservedReason::kNone;
+    for (const auto& entry : group_min) pod_set_reason = cluster::MostSevereReason(pod_set_reason, entry.second);
+    overall = cluster::MostSevereReason(overall, pod_set_reason);
+  }
+  no_fit_reason = overall;
 }
 
 bool IsTasOnly(const cluster::ClusterState& state, const ClusterQueueInfo& cq) {
@@ -301,6 +337,7 @@ bool IsTasRequested(const cluster::ClusterState& state, const ClusterQueueInfo& 
 struct FlavorAssigner::FlavorSearchResult {
   FlavorList flavors;
   std::vector<FlavorReason> reasons;
+  absl::InlinedVector<FlavorAttempt, 2> attempts;  // the flavors tried
   bool error = false;
   bool fit = false;  // status nil in Kueue: the best mode was a plain fit
 };
@@ -325,6 +362,7 @@ Assignment FlavorAssigner::Assign(const std::vector<int32_t>* counts) {
   assignment.last_state.scheduling_hash = workload_.scheduling_hash;
   const bool ignore_undeclared =
       state_.gates().quota_check_strategy && state_.configuration().quota_check_ignore_undeclared;
+  const bool observability = state_.gates().unadmitted_workloads_observability;
 
   // Per pod set totals, and the pod set groups in order of first appearance.
   // (Small inline containers: a workload has few pod sets and resources, and
@@ -370,6 +408,21 @@ Assignment FlavorAssigner::Assign(const std::vector<int32_t>* counts) {
     absl::InlinedVector<ResourceFlavorAssignment, 4> group_flavors;
     bool group_error = false;
     std::vector<FlavorReason> group_reasons;
+    // The flavors tried for the group, merged across its resources
+    // (mergeFlavorAttempts: the worse outcome, the more severe reason).
+    absl::InlinedVector<FlavorAttempt, 2> group_attempts;
+    auto merge_attempts = [&group_attempts](const absl::InlinedVector<FlavorAttempt, 2>& attempts) {
+      for (const FlavorAttempt& attempt : attempts) {
+        auto it = std::find_if(group_attempts.begin(), group_attempts.end(),
+                               [&](const FlavorAttempt& a) { return a.flavor == attempt.flavor; });
+        if (it == group_attempts.end()) {
+          group_attempts.push_back(attempt);
+        } else {
+          it->no_fit = it->no_fit || attempt.no_fit;
+          it->reason = cluster::MostSevereReason(it->reason, attempt.reason);
+        }
+      }
+    };
     for (const ResourceAmount& request : requests) {
       if (cq_info_.GroupOf(request.resource) == kNone) {
         if (request.amount == 0) continue;
@@ -380,6 +433,7 @@ Assignment FlavorAssigner::Assign(const std::vector<int32_t>* counts) {
       if (found != group_flavors.end()) continue;
       FlavorSearchResult result =
           FindFlavorForPodSets(group, requests, request.resource, assignment.usage);
+      merge_attempts(result.attempts);
       if (result.error || (result.flavors.empty() && !requests.empty())) {
         group_flavors.clear();
         group_error = result.error;
@@ -419,8 +473,10 @@ Assignment FlavorAssigner::Assign(const std::vector<int32_t>* counts) {
       }
       if (last_member) {
         ps.reasons = std::move(group_reasons);
+        ps.attempts = std::move(group_attempts);
       } else {
         ps.reasons = group_reasons;
+        ps.attempts = group_attempts;
       }
       ps.error = group_error;
       // assignment.append
@@ -438,9 +494,15 @@ Assignment FlavorAssigner::Assign(const std::vector<int32_t>* counts) {
       if (ps.error || (!ps.requests.empty() && ps.flavors.empty())) failed = true;
       assignment.pod_sets.push_back(std::move(ps));
     }
-    if (failed) return assignment;
+    if (failed) {
+      if (observability) assignment.ResolveNoFitReason(cq_info_);
+      return assignment;
+    }
   }
-  if (assignment.RepresentativeMode() == AssignmentMode::kNoFit) return assignment;
+  if (assignment.RepresentativeMode() == AssignmentMode::kNoFit) {
+    if (observability) assignment.ResolveNoFitReason(cq_info_);
+    return assignment;
+  }
 
   // Topology-aware scheduling (the TAS pass of Assign).
   if (placer_ != nullptr && state_.gates().topology_aware_scheduling) {
@@ -462,7 +524,16 @@ Assignment FlavorAssigner::Assign(const std::vector<int32_t>* counts) {
                                                  /*simulate_empty=*/true);
       if (auto failure = result.Failure()) {
         // It does not fit even if every TAS workload were preempted.
-        assignment.UpdateMode(result.pod_sets[*failure].pod_set, AssignmentMode::kNoFit);
+        const auto& failed = result.pod_sets[*failure];
+        if (observability) {
+          for (FlavorAttempt& attempt : assignment.pod_sets[failed.pod_set].attempts) {
+            if (attempt.flavor != failed.flavor) continue;
+            attempt.no_fit = true;
+            attempt.reason = QuotaReservedReason::kTopologyPlacementFailed;
+            break;
+          }
+        }
+        assignment.UpdateMode(failed.pod_set, AssignmentMode::kNoFit);
       } else {
         // Preemption may be needed even where the quota fits (Fit): the
         // capacity may be fragmented.
@@ -472,6 +543,7 @@ Assignment FlavorAssigner::Assign(const std::vector<int32_t>* counts) {
       }
     }
   }
+  if (observability) assignment.ResolveNoFitReason(cq_info_);
   return assignment;
 }
 
@@ -533,11 +605,14 @@ FlavorAssigner::FlavorSearchResult FlavorAssigner::FindFlavorForPodSets(
     std::vector<std::string> flavor_reasons = CheckFlavorForPodSets(flavor, pod_sets, group);
     if (!flavor_reasons.empty()) {
       for (std::string& reason : flavor_reasons) result.reasons.push_back(FlavorReason::Text(std::move(reason)));
+      result.attempts.push_back({flavor, /*no_fit=*/true, QuotaReservedReason::kNoMatchingFlavor});
       continue;
     }
 
     FlavorList assignments;
     GranularMode representative = BestMode();
+    // The most severe reason among the resources (flavorNoFitReason).
+    QuotaReservedReason flavor_no_fit_reason = QuotaReservedReason::kNone;
     for (const auto& [c, value] : covered) {
       const ResourceId r = group.covered[c];
       const FrId fr = group.Fr(static_cast<size_t>(idx), c);
@@ -558,6 +633,7 @@ FlavorAssigner::FlavorSearchResult FlavorAssigner::FindFlavorForPodSets(
         reason.request = value;
         reason.limit = max_capacity;
         result.reasons.push_back(std::move(reason));
+        flavor_no_fit_reason = cluster::MostSevereReason(flavor_no_fit_reason, QuotaReservedReason::kExceedsMaxQuota);
       } else {
         auto [level, may_reclaim] = tree.FindHeightOfLowestSubtreeThatFits(cq_info_.node, fr, val);
         borrow = level;
@@ -588,6 +664,9 @@ FlavorAssigner::FlavorSearchResult FlavorAssigner::FindFlavorForPodSets(
             }
           } else {
             mode = PreemptionMode::kNoFit;
+            // Waiting helps; preemption cannot.
+            flavor_no_fit_reason =
+                cluster::MostSevereReason(flavor_no_fit_reason, QuotaReservedReason::kWaitingForQuota);
           }
         }
       }
@@ -601,6 +680,8 @@ FlavorAssigner::FlavorSearchResult FlavorAssigner::FindFlavorForPodSets(
       a.borrow = borrow;
       assignments.push_back(a);
     }
+    result.attempts.push_back(
+        {flavor, representative.preemption_mode == PreemptionMode::kNoFit, flavor_no_fit_reason});
 
     if (fungibility_gate) {
       if (!ShouldTryNextFlavor(representative, fungibility)) {
@@ -676,7 +757,7 @@ std::vector<std::string> FlavorAssigner::CheckFlavorForPodSets(
     std::vector<model::Toleration> tolerations = ps.tolerations;
     tolerations.insert(tolerations.end(), spec.tolerations.begin(), spec.tolerations.end());
     if (auto taint = model::FindUntoleratedTaint(spec.node_taints, tolerations)) {
-      return {fmt::format("untolerated taint {} in flavor {}", model::TaintToString(*taint), flavor.name)};
+      return {fmt::format("untolerated taint {} in flavor {}", KueueTaintString(*taint), flavor.name)};
     }
     if (!model::MatchesFlavorLabels(ps.node_selector, ps.required_affinity, spec.node_labels)) {
       return {fmt::format("flavor {} doesn't match node affinity", flavor.name)};

@@ -160,6 +160,11 @@ void EventLogWriter::OnEvent(const cluster::SimEvent& event) {
     out.append(", \"reason\": ");
     AppendJsonString(&out, event.reason);
   }
+  if (event.type == cluster::EventType::kPending) {
+    // The condition's message, worded now (it is in the record as figures).
+    out.append(", \"message\": ");
+    AppendJsonString(&out, cluster::PendingMessageText(state, wl, wl.pending));
+  }
   if ((!event.object.empty() && (event.type == cluster::EventType::kGroupReady ||
                                  event.type == cluster::EventType::kGroupNotReady)) ||
       event.type == cluster::EventType::kNominated) {

@@ -11,6 +11,35 @@
 namespace kueuesim::metrics {
 namespace {
 
+// The workloads without quota at the end, by QuotaReserved=False reason.
+struct PendingReasons {
+  std::vector<std::map<std::string, int64_t>> by_cq;  // by CqId
+  std::map<std::string, int64_t> total;
+  std::map<std::string, std::string> example;  // reason -> "ns/name: message"
+};
+
+PendingReasons CountPendingReasons(const cluster::ClusterState& state) {
+  PendingReasons out;
+  out.by_cq.resize(static_cast<size_t>(state.num_cluster_queues()));
+  for (cluster::WorkloadId id = 0; id < state.num_workloads(); ++id) {
+    const cluster::WorkloadRecord& wl = state.workload(id);
+    if (wl.spec == nullptr || wl.phase != cluster::WorkloadPhase::kPending || wl.admission.has_value()) continue;
+    // Kueue's unadmitted-workloads metric counts a workload without the
+    // condition as PendingEvaluation.
+    const std::string reason = wl.pending.has_condition()
+                                   ? std::string(cluster::QuotaReservedReasonName(wl.pending.reason))
+                                   : std::string("PendingEvaluation");
+    ++out.total[reason];
+    const cluster::CqId cq = state.ClusterQueueOf(wl);
+    if (cq != cluster::kNone) ++out.by_cq[static_cast<size_t>(cq)][reason];
+    if (!out.example.count(reason)) {
+      const std::string message = cluster::PendingMessageText(state, wl, wl.pending);
+      out.example[reason] = message.empty() ? wl.key : wl.key + ": " + message;
+    }
+  }
+  return out;
+}
+
 // Nearest-rank percentile of sorted values.
 SimDuration Percentile(const std::vector<SimDuration>& sorted, int percent) {
   if (sorted.empty()) return 0;
@@ -133,6 +162,10 @@ void SummaryCollector::FlushShares(ClusterAccumulator* cluster) {
 }
 
 void SummaryCollector::OnEvent(const cluster::SimEvent& event) {
+  // A Pending event changes no figure here (pendingByReason is read from
+  // the workloads at the end) and is not counted, so that summaries do not
+  // depend on how often a waiting workload's reason changed.
+  if (event.type == cluster::EventType::kPending) return;
   ++events_;
   ClusterAccumulator& cluster = For(event.cluster);
   const cluster::ClusterState& state = *event.cluster;
@@ -291,6 +324,9 @@ Summary SummaryCollector::Finish(SimTime end_time, const std::vector<const runti
     cs.cycles = runtime->counters().cycles;
     cs.workloads_without_queue = runtime->counters().workloads_without_queue;
     cs.inadmissible = runtime->counters().inadmissible;
+    PendingReasons pending = CountPendingReasons(state);
+    cs.pending_by_reason = std::move(pending.total);
+    cs.pending_example = std::move(pending.example);
     std::vector<cluster::CqId> order(static_cast<size_t>(state.num_cluster_queues()));
     for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<cluster::CqId>(i);
     std::sort(order.begin(), order.end(),
@@ -314,6 +350,7 @@ Summary SummaryCollector::Finish(SimTime end_time, const std::vector<const runti
       s.evictions_by_reason = acc.evictions_by_reason;
       s.work_lost = acc.work_lost;
       s.running = static_cast<int64_t>(info.holding.size());
+      s.pending_by_reason = std::move(pending.by_cq[static_cast<size_t>(cq)]);
       std::vector<SimDuration> waits = acc.waits;
       std::sort(waits.begin(), waits.end());
       s.wait.count = static_cast<int64_t>(waits.size());
@@ -436,6 +473,37 @@ std::string FormatSummary(const Summary& summary) {
                          FormatDuration(cq.wait.p50), FormatDuration(cq.wait.p90),
                          FormatDuration(cq.wait.p99), FormatDuration(cq.wait.max));
     }
+    if (!cluster.pending_by_reason.empty()) {
+      // The top reasons why workloads wait at the end, with an example.
+      std::vector<std::pair<std::string, int64_t>> reasons(cluster.pending_by_reason.begin(),
+                                                           cluster.pending_by_reason.end());
+      std::stable_sort(reasons.begin(), reasons.end(),
+                       [](const auto& a, const auto& b) { return a.second > b.second; });
+      out += "\n  Pending at the end, by QuotaReserved reason:\n";
+      constexpr size_t kTopReasons = 5;
+      for (size_t i = 0; i < reasons.size() && i < kTopReasons; ++i) {
+        const auto& [reason, count] = reasons[i];
+        // The ClusterQueues with the most such workloads (at most four).
+        std::vector<std::pair<int64_t, std::string>> by_queue;
+        for (const auto& cq : cluster.cluster_queues) {
+          auto it = cq.pending_by_reason.find(reason);
+          if (it != cq.pending_by_reason.end()) by_queue.emplace_back(it->second, cq.name);
+        }
+        std::stable_sort(by_queue.begin(), by_queue.end(),
+                         [](const auto& a, const auto& b) { return a.first > b.first; });
+        std::string queues;
+        for (size_t q = 0; q < by_queue.size() && q < 4; ++q) {
+          queues += fmt::format("{}{} {}", queues.empty() ? "" : ", ", by_queue[q].second, by_queue[q].first);
+        }
+        if (by_queue.size() > 4) queues += ", ...";
+        out += fmt::format("    {:<28} {:>6}{}\n", reason, count, queues.empty() ? "" : "  (" + queues + ")");
+        auto example = cluster.pending_example.find(reason);
+        if (example != cluster.pending_example.end()) out += fmt::format("      e.g. {}\n", example->second);
+      }
+      if (reasons.size() > kTopReasons) {
+        out += fmt::format("    ... and {} more reasons (see the summary JSON)\n", reasons.size() - kTopReasons);
+      }
+    }
     out += fmt::format("\n  {:<24} {:<16} {:<20} {:>12} {:>12} {:>12} {:>9}\n", "ClusterQueue", "flavor",
                        "resource", "nominal", "peak", "utilization", "borrowed");
     for (const auto& cq : cluster.cluster_queues) {
@@ -556,6 +624,9 @@ std::string SummaryToJson(const Summary& summary) {
                        cluster.cycles, cluster.workloads_without_queue);
     // Only when there are some, so that summaries without DRA stay as they were.
     if (cluster.inadmissible > 0) out += fmt::format("\"inadmissible\": {}, ", cluster.inadmissible);
+    if (!cluster.pending_by_reason.empty()) {
+      out += fmt::format("\"pendingByReason\": {}, ", JsonCounts(cluster.pending_by_reason));
+    }
     out += "\"clusterQueues\": [";
     for (size_t q = 0; q < cluster.cluster_queues.size(); ++q) {
       const auto& cq = cluster.cluster_queues[q];
@@ -587,11 +658,15 @@ std::string SummaryToJson(const Summary& summary) {
                            JsonDouble(u.borrowed_share), JsonDouble(u.used_amount_seconds));
       }
       out += fmt::format("],\n        \"preemptedByReason\": {}, \"preemptionsIssuedByReason\": {}, "
-                         "\"evictionsByReason\": {}, \"deactivated\": {}, \"workLostAmountSeconds\": {}{}}}",
+                         "\"evictionsByReason\": {}, \"deactivated\": {}, \"workLostAmountSeconds\": {}{}{}}}",
                          JsonCounts(cq.preempted_by_reason), JsonCounts(cq.preemptions_issued_by_reason),
                          JsonCounts(cq.evictions_by_reason), cq.deactivated, JsonAmounts(cq.work_lost),
                          cq.admitted_at_start > 0 ? fmt::format(", \"admittedAtStart\": {}", cq.admitted_at_start)
-                                                  : std::string());
+                                                  : std::string(),
+                         // Only when some workload waits, so that other summaries stay as they were.
+                         cq.pending_by_reason.empty()
+                             ? std::string()
+                             : fmt::format(", \"pendingByReason\": {}", JsonCounts(cq.pending_by_reason)));
     }
     out += "\n    ]";
     if (!cluster.leader_worker_sets.empty()) {

@@ -160,7 +160,8 @@ void TimeSeriesRecorder::SetPending(ClusterSeries* c, cluster::CqId cq, cluster:
 }
 
 void TimeSeriesRecorder::OnEvent(const cluster::SimEvent& event) {
-  if (event.cluster == nullptr) return;
+  // A Pending event changes no series (and must not flush an instant).
+  if (event.cluster == nullptr || event.type == cluster::EventType::kPending) return;
   if (!any_event_ || event.time != now_) {
     if (any_event_) {
       // Shares marked by a QuotaReleased of the closing instant: the quota

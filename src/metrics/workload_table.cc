@@ -18,7 +18,7 @@ using cluster::EventType;
 
 constexpr char kCsvHeader[] =
     "cluster,workload,clusterQueue,status,arrival,quotaReserved,admitted,started,finished,wait,runTime,"
-    "evictions,preemptions,flavors\n";
+    "evictions,preemptions,flavors,pendingReason,pendingMessage\n";
 
 std::string OptionalTime(SimTime t, std::string_view missing) {
   return t < 0 ? std::string(missing) : FormatSeconds(t);
@@ -155,6 +155,14 @@ void WorkloadTableWriter::OnEvent(const cluster::SimEvent& event) {
     case EventType::kInadmissible:
       row.status = "inadmissible";
       break;
+    case EventType::kPending: {
+      // The QuotaReserved=False condition, worded now: the last one stays
+      // on the row after the workload reserves quota.
+      const cluster::WorkloadRecord& wl = event.cluster->workload(event.workload);
+      row.pending_reason = std::string(event.reason);
+      row.pending_message = cluster::PendingMessageText(*event.cluster, wl, wl.pending);
+      break;
+    }
     case EventType::kFinished:
     case EventType::kDeleted: {
       StopRunning(&row, now);
@@ -198,6 +206,10 @@ void WorkloadTableWriter::Write(const Row& row) {
                         OptionalTime(row.started, ""), OptionalTime(row.finished, ""), OptionalTime(wait, ""),
                         FormatSeconds(row.run_time), row.evictions, row.preemptions);
     AppendCsv(&line, row.flavors);
+    line += ',';
+    AppendCsv(&line, row.pending_reason);
+    line += ',';
+    AppendCsv(&line, row.pending_message);
     line += '\n';
   } else {
     line += "{\"cluster\": ";
@@ -213,6 +225,10 @@ void WorkloadTableWriter::Write(const Row& row) {
         OptionalTime(row.admitted, "null"), OptionalTime(row.started, "null"), OptionalTime(row.finished, "null"),
         OptionalTime(wait, "null"), FormatSeconds(row.run_time), row.evictions, row.preemptions);
     AppendJson(&line, row.flavors);
+    line += ", \"pendingReason\": ";
+    AppendJson(&line, row.pending_reason);
+    line += ", \"pendingMessage\": ";
+    AppendJson(&line, row.pending_message);
     line += "}\n";
   }
   std::fwrite(line.data(), 1, line.size(), out_);

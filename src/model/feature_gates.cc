@@ -36,6 +36,8 @@ std::vector<std::string> FeatureGates::Apply(const std::map<std::string, bool>& 
       {"KueueDRARejectWorkloadsWhenDRADisabled",
        &FeatureGates::kueue_dra_reject_workloads_when_dra_disabled},
       {"WorkloadPriorityClassDefaulting", &FeatureGates::workload_priority_class_defaulting},
+      {"UnadmittedWorkloadsObservability", &FeatureGates::unadmitted_workloads_observability},
+      {"UnadmittedWorkloadsExplicitStatus", &FeatureGates::unadmitted_workloads_explicit_status},
       {"TASBalancedPlacement", &FeatureGates::tas_balanced_placement},
       {"TASRespectNodeAffinityPreferred", &FeatureGates::tas_respect_node_affinity_preferred},
       {"PrioritizePreemptorWorkloads", &FeatureGates::prioritize_preemptor_workloads},

@@ -10,6 +10,7 @@
 #include "kueuesim/base/status.h"
 #include "kueuesim/runtime/lws_controller.h"
 #include "queue/queue_manager.h"
+#include "runtime/pending_conditions.h"
 
 namespace kueuesim::runtime {
 
@@ -401,6 +402,7 @@ void ClusterRuntime::QueueArrived(WorkloadId id) {
     wl.phase = WorkloadPhase::kDeactivated;
     ++counters_.deactivated;
     Emit(EventType::kDeactivated, id, state_->ClusterQueueOf(wl), kNone, "WorkloadInactive");
+    SyncControllerCondition(id);
     return;
   }
   if (!wl.inadmissible_reason.empty()) {
@@ -409,12 +411,17 @@ void ClusterRuntime::QueueArrived(WorkloadId id) {
     // Inadmissible, both with this message); it stays pending, unqueued.
     ++counters_.inadmissible;
     Emit(EventType::kInadmissible, id, state_->ClusterQueueOf(wl), kNone, wl.inadmissible_reason);
+    SetPendingCondition(id,
+                        state_->gates().unadmitted_workloads_observability ? cluster::QuotaReservedReason::kMisconfigured
+                                                                           : cluster::QuotaReservedReason::kInadmissible,
+                        wl.inadmissible_reason);
     return;
   }
   if (HeldByLocalQueue(wl)) {
     // A stopped LocalQueue holds its workloads out of the ClusterQueue.
     ++counters_.held;
     Emit(EventType::kHeld, id, state_->ClusterQueueOf(wl), kNone, "LocalQueueStopped");
+    SyncControllerCondition(id);
     return;
   }
   if (queues_->AddOrUpdate(id, WallNow(), /*reevaluate=*/false)) {
@@ -422,6 +429,8 @@ void ClusterRuntime::QueueArrived(WorkloadId id) {
   } else {
     ++counters_.workloads_without_queue;
   }
+  // The workload controller's first reconcile.
+  SyncControllerCondition(id);
 }
 
 bool ClusterRuntime::RunCycle() {
@@ -445,7 +454,18 @@ bool ClusterRuntime::RunCycle() {
     ++victim.times_preempted;
     Emit(EventType::kPreempted, p.victim, victim.admission->cq, p.preemptor,
          policy::PreemptionReasonName(p.reason));
+    victim.eviction_message =
+        PreemptionMessage(*state_, state_->workload(p.preemptor), state_->ClusterQueueOf(state_->workload(p.preemptor)),
+                          victim.admission->cq, policy::PreemptionReasonName(p.reason));
     Evict(p.victim, EvictionReason::kPreempted);
+  }
+  // requeueAndUpdate wrote the QuotaReserved=False conditions of the heads
+  // it did not admit: a Pending event for each that changed.
+  for (WorkloadId id : result.pending_changed) {
+    const WorkloadRecord& wl = state_->workload(id);
+    if (wl.admission.has_value()) continue;
+    Emit(EventType::kPending, id, state_->ClusterQueueOf(wl), kNone,
+         cluster::QuotaReservedReasonName(wl.pending.reason));
   }
   needs_cycle_ = result.heads > 0 && result.progressed();
   return result.progressed();
@@ -518,6 +538,16 @@ int32_t ClusterRuntime::FindAdmissionCheck(std::string_view name) const {
     if (admission_checks_[i].meta.name == name) return static_cast<int32_t>(i);
   }
   return kNone;
+}
+
+void ClusterRuntime::SetAdmissionCheckState(WorkloadId id, int32_t check, CheckState state,
+                                            std::string_view message) {
+  WorkloadRecord& wl = state_->workload(id);
+  if (!wl.admission.has_value() || wl.evicted) return;
+  for (auto& status : wl.checks) {
+    if (status.check == check) status.message = std::string(message);
+  }
+  SetAdmissionCheckState(id, check, state);
 }
 
 void ClusterRuntime::SetAdmissionCheckState(WorkloadId id, int32_t check, CheckState state) {
@@ -689,6 +719,8 @@ void ClusterRuntime::Evict(WorkloadId id, EvictionReason reason) {
   wl.evicted = true;
   wl.eviction_reason = reason;
   wl.evicted_at = WallNow();
+  // A preemption's message is set by the caller, who knows the preemptor.
+  if (reason != EvictionReason::kPreempted) wl.eviction_message = EvictionMessage(wl, reason);
   wl.unhealthy_nodes.clear();
   // Eviction closes every preemption gate again (prepareForEviction).
   if (!wl.spec->preemption_gates.empty()) wl.has_closed_preemption_gate = true;
@@ -714,6 +746,7 @@ void ClusterRuntime::OnEvictionRelease(WorkloadId id, uint32_t generation) {
     ++counters_.deactivated;
     Emit(EventType::kDeactivated, id, cq, kNone,
          wl.deactivation_reason.empty() ? std::string_view("RequeuingLimitExceeded") : wl.deactivation_reason);
+    SyncControllerCondition(id);
     return;
   }
   wl.phase = WorkloadPhase::kPending;
@@ -721,6 +754,18 @@ void ClusterRuntime::OnEvictionRelease(WorkloadId id, uint32_t generation) {
   // requeued at once (Requeued=True for Preempted); after a PodsReady
   // timeout it waits for its backoff (Requeued=False until requeueAt).
   Emit(EventType::kRequeued, id, cq, kNone, EvictionReasonName(wl.eviction_reason));
+  {
+    // The job integration clears the reservation: QuotaReserved=False,
+    // PendingEvaluation, with the eviction's message; the workload
+    // controller then keeps it unless a queue blocks the workload.
+    cluster::PendingCondition next;
+    next.reason = state_->gates().unadmitted_workloads_observability ? cluster::QuotaReservedReason::kPendingEvaluation
+                                                                     : cluster::QuotaReservedReason::kPending;
+    next.message = cluster::PendingMessage::kText;
+    next.text = wl.eviction_message;
+    SetPending(id, std::move(next));
+    SyncControllerCondition(id);
+  }
   if (HeldByLocalQueue(wl)) {
     Emit(EventType::kHeld, id, cq, kNone, "LocalQueueStopped");
   } else if (queues_->AddOrUpdate(id, WallNow(), /*reevaluate=*/true)) {

@@ -131,6 +131,8 @@ void ClusterRuntime::ApplyObjectChange(const ObjectChange& resolved) {
     // for the workloads in its heap, and its parked ones are requeued.
     requeue = requeue || policy == model::StopPolicy::kNone;
     needs_cycle_ = true;
+    // The workload controller reconciles the ClusterQueue's workloads.
+    SyncControllerConditions(resolved.cq, kNone);
   }
   if (change.stop_policy.has_value() && resolved.lq != kNone) {
     const model::StopPolicy policy = *change.stop_policy;
@@ -154,6 +156,7 @@ void ClusterRuntime::ApplyObjectChange(const ObjectChange& resolved) {
         Evict(id, EvictionReason::kLocalQueueStopped);
       }
     }
+    SyncControllerConditions(kNone, resolved.lq);
   }
   if (change.priority_value.has_value()) {
     state_->SetWorkloadPriorityClassValue(change.target_name, *change.priority_value);

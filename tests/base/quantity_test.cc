@@ -486,6 +486,52 @@ TEST(FormatAmountTest, FormatsReadably) {
   }
 }
 
+// Setup: amounts as Kueue's condition messages print them
+// (resources.ResourceFormatter over resource.Quantity's canonical String).
+// Invariant: cpu is a milli-quantity ("2", "500m", "1k"); memory,
+// ephemeral-storage and hugepages-* use binary suffixes only when exact, else
+// decimal SI ("2k", "1G"); other resources are decimal SI; unlimited is
+// "<unlimited>" (Amount.String).
+TEST(KueueQuantityStringTest, FormatsAsKueue) {
+  struct Case {
+    Amount amount;
+    std::string resource;
+    std::string want;
+  };
+  const std::vector<Case> cases = {
+      {2000, "cpu", "2"},
+      {1000, "cpu", "1"},
+      {500, "cpu", "500m"},
+      {1500, "cpu", "1500m"},
+      {0, "cpu", "0"},
+      {1000000, "cpu", "1k"},
+      {2500000, "cpu", "2500"},
+      {-1500, "cpu", "-1500m"},
+      {10485760, "memory", "10Mi"},
+      {1048576, "memory", "1Mi"},
+      {1073741824, "memory", "1Gi"},
+      {2147483648, "memory", "2Gi"},
+      {1610612736, "memory", "1536Mi"},
+      {1000000000, "memory", "1G"},
+      {2000, "memory", "2k"},
+      {1536, "memory", "1536"},
+      {1000, "memory", "1k"},
+      {512, "memory", "512"},
+      {1024, "memory", "1Ki"},
+      {1073741824, "ephemeral-storage", "1Gi"},
+      {2097152, "hugepages-2Mi", "2Mi"},
+      {3, "pods", "3"},
+      {1000, "pods", "1k"},
+      {2048, "nvidia.com/gpu", "2048"},
+      {kUnlimited, "cpu", "<unlimited>"},
+      {kUnlimited, "memory", "<unlimited>"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.resource + " " + std::to_string(c.amount));
+    EXPECT_EQ(KueueQuantityString(c.amount, c.resource), c.want);
+  }
+}
+
 // Setup: bounded amounts near interesting boundaries. Invariant: formatting
 // then parsing gives back the same canonical amount.
 TEST(FormatAmountTest, RoundTripsThroughParse) {

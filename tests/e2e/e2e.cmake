@@ -37,3 +37,8 @@ add_test(NAME e2e.trace_replay
 add_test(NAME e2e.loadpath
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/loadpath_test.py
           --sim $<TARGET_FILE:kueuesim_cli>)
+# kueuesim explain, the workload table's pending columns and the summary's
+# pendingByReason on scenarios/docs/pending-reasons.yaml.
+add_test(NAME e2e.explain
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/explain_test.py
+          --sim $<TARGET_FILE:kueuesim_cli> --root ${PROJECT_SOURCE_DIR}/scenarios)

@@ -172,7 +172,7 @@ TEST_F(AssignerTest, TaintSkipsFlavor) {
   Assignment none = Assign("only-tainted", "intolerant");
   EXPECT_EQ(none.RepresentativeMode(), AssignmentMode::kNoFit);
   const std::string message = none.Message(*state_, state_->workload(Wl("intolerant")));
-  EXPECT_THAT(message, HasSubstr("untolerated taint spot=true:NoSchedule in flavor tainted"));
+  EXPECT_THAT(message, HasSubstr("untolerated taint {spot true NoSchedule <nil>} in flavor tainted"));
   // The soft flavor was checked for quota (not skipped for its taint).
   EXPECT_THAT(message, HasSubstr("flavor soft"));
 }

@@ -136,12 +136,15 @@ TEST(SummaryCollectorTest, WaitPercentilesAndUtilization) {
   EXPECT_DOUBLE_EQ(*idle->resources[0].utilization, 0.0);
   EXPECT_EQ(idle->resources[0].peak_usage, 0);
 
-  // The life of w3, as events.
+  // The life of w3, as events: it waits at 5 s (4 CPUs more needed) and
+  // again, with other figures, when it is requeued at 11 s (2 more needed).
   std::vector<std::pair<SimTime, std::string>> w3;
   for (const auto& [time, type, name] : recorder.events) {
     if (name == "w3") w3.emplace_back(time, type);
   }
   EXPECT_THAT(w3, ElementsAre(std::make_pair(5 * kSecond, std::string("Arrived")),
+                              std::make_pair(5 * kSecond, std::string("Pending")),
+                              std::make_pair(11 * kSecond, std::string("Pending")),
                               std::make_pair(21 * kSecond, std::string("QuotaReserved")),
                               std::make_pair(21 * kSecond, std::string("Admitted")),
                               std::make_pair(21 * kSecond, std::string("PodsReady")),

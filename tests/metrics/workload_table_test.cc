@@ -96,7 +96,7 @@ std::string Job(const std::string& name, const std::string& cpu, const std::stri
 
 const char kHeader[] =
     "cluster,workload,clusterQueue,status,arrival,quotaReserved,admitted,started,finished,wait,runTime,"
-    "evictions,preemptions,flavors\n";
+    "evictions,preemptions,flavors,pendingReason,pendingMessage\n";
 
 // Setup: cq (flavor f, cpu 4); w1 (2 cpu, 0 s, 10 s), w2 (2 cpu, 0 s, 20 s),
 // w3 (4 cpu, arrives 5 s, 10 s) parks until w2 finishes and returns to its
@@ -110,9 +110,12 @@ TEST(WorkloadTableTest, OneRowPerWorkloadInFinishOrder) {
   auto table = Write(yaml, TimeSeriesFormat::kCsv);
   ASSERT_THAT(table, IsOk());
   EXPECT_EQ(table->text, std::string(kHeader) +
-                             ",ns/w1,cq,finished,0.0,0.0,0.0,0.0,10.0,0.0,10.0,0,0,cpu=f\n"
-                             ",ns/w2,cq,finished,0.0,0.0,0.0,0.0,20.0,0.0,20.0,0,0,cpu=f\n"
-                             ",ns/w3,cq,finished,5.0,21.0,21.0,21.0,31.0,16.0,10.0,0,0,cpu=f\n");
+                             ",ns/w1,cq,finished,0.0,0.0,0.0,0.0,10.0,0.0,10.0,0,0,cpu=f,,\n"
+                             ",ns/w2,cq,finished,0.0,0.0,0.0,0.0,20.0,0.0,20.0,0,0,cpu=f,,\n"
+                             // w3 waited; the last reason (at its requeue, 11 s) stays on its row.
+                             ",ns/w3,cq,finished,5.0,21.0,21.0,21.0,31.0,16.0,10.0,0,0,cpu=f,WaitingForQuota,"
+                             "\"couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor f, "
+                             "2 more needed\"\n");
   EXPECT_EQ(table->rows, 3);
   EXPECT_EQ(table->in_flight_after, 0u);
 }
@@ -129,10 +132,14 @@ TEST(WorkloadTableTest, UnfinishedRowsAtTheEnd) {
   auto table = Write(yaml, TimeSeriesFormat::kCsv, 25 * kSecond);
   ASSERT_THAT(table, IsOk());
   EXPECT_EQ(table->text, std::string(kHeader) +
-                             ",ns/w1,cq,finished,0.0,0.0,0.0,0.0,10.0,0.0,10.0,0,0,cpu=f\n"
-                             ",ns/w2,cq,finished,0.0,0.0,0.0,0.0,20.0,0.0,20.0,0,0,cpu=f\n"
-                             ",ns/w4,cq,pending,0.0,,,,,,0.0,0,0,\n"
-                             ",ns/w3,cq,running,5.0,21.0,21.0,21.0,,16.0,4.0,0,0,cpu=f\n");
+                             ",ns/w1,cq,finished,0.0,0.0,0.0,0.0,10.0,0.0,10.0,0,0,cpu=f,,\n"
+                             ",ns/w2,cq,finished,0.0,0.0,0.0,0.0,20.0,0.0,20.0,0,0,cpu=f,,\n"
+                             // w4 can never fit: why it waits, in Kueue's words.
+                             ",ns/w4,cq,pending,0.0,,,,,,0.0,0,0,,ExceedsMaxQuota,\"couldn't assign flavors to pod set "
+                             "main: insufficient quota for cpu in flavor f, previously considered podsets requests (0) "
+                             "+ current podset request (8) > maximum capacity (4)\"\n"
+                             ",ns/w3,cq,running,5.0,21.0,21.0,21.0,,16.0,4.0,0,0,cpu=f,WaitingForQuota,\"couldn't assign "
+                             "flavors to pod set main: insufficient unused quota for cpu in flavor f, 2 more needed\"\n");
 }
 
 // Setup: cq (cpu 4, withinClusterQueue LowerPriority); low (4 cpu, 0 s,
@@ -171,6 +178,9 @@ TEST(WorkloadTableTest, EvictionsPreemptionsAndJsonLines) {
   EXPECT_EQ(low["evictions"], 1);
   EXPECT_EQ(low["preemptions"], 1);
   EXPECT_EQ(low["flavors"], "cpu=f");
+  // Why it waited before its second reservation: the preemption (Kueue's
+  // message), then quota.
+  EXPECT_EQ(low["pendingReason"], "WaitingForQuota");
 }
 
 // Setup: 200 one-second jobs arriving every 2 s in one ClusterQueue.

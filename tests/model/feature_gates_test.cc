@@ -81,6 +81,7 @@ TEST(FeatureGatesTest, EveryGateNameIsKnown) {
       {"QuotaCheckStrategy", false},
       {"KueueDRAIntegration", false},
       {"WorkloadPriorityClassDefaulting", false},
+      {"UnadmittedWorkloadsObservability", false},
   };
   EXPECT_THAT(g.Apply(all_off), IsEmpty());
   EXPECT_FALSE(g.partial_admission || g.flavor_fungibility || g.priority_sorting_within_cohort ||
@@ -92,16 +93,17 @@ TEST(FeatureGatesTest, EveryGateNameIsKnown) {
                g.tas_handle_overlapping_flavors || g.flavor_fungibility_preserve_scan_progress ||
                g.recompute_assignment_upon_preemption_targets_overlap || g.reclaimable_pods ||
                g.quota_check_strategy || g.kueue_dra_integration ||
-               g.workload_priority_class_defaulting);
+               g.workload_priority_class_defaulting || g.unadmitted_workloads_observability);
   const std::map<std::string, bool> alpha_on = {
       {"TASBalancedPlacement", true},     {"TASRespectNodeAffinityPreferred", true},
       {"PrioritizePreemptorWorkloads", true}, {"PriorityBoost", true},
       {"ConcurrentAdmission", true},      {"MultiKueueOrchestratedPreemption", true},
-      {"DisableWaitForPodsReady", true}};
+      {"DisableWaitForPodsReady", true},  {"UnadmittedWorkloadsExplicitStatus", true}};
   EXPECT_THAT(g.Apply(alpha_on), IsEmpty());
   EXPECT_TRUE(g.tas_balanced_placement && g.tas_respect_node_affinity_preferred &&
               g.prioritize_preemptor_workloads && g.priority_boost && g.concurrent_admission &&
-              g.multikueue_orchestrated_preemption && g.disable_wait_for_pods_ready);
+              g.multikueue_orchestrated_preemption && g.disable_wait_for_pods_ready &&
+              g.unadmitted_workloads_explicit_status);
   EXPECT_THAT(g.Apply({{"partialadmission", true}}), ElementsAre("partialadmission"));
   EXPECT_FALSE(g.partial_admission);
 }

@@ -127,6 +127,30 @@ class RunningTest(unittest.TestCase):
             self.assertEqual(len(frame), len(sim.events()))
 
 
+class PendingTest(unittest.TestCase):
+    def test_why_a_workload_waits(self):
+        sim = kueuesim.from_objects(one_queue_objects()).simulation()
+        sim.step_to(2)
+        long = sim.pending("ns/job-long")
+        self.assertEqual(long["reason"], "WaitingForQuota")
+        self.assertEqual(long["message"], "couldn't assign flavors to pod set main: insufficient unused quota "
+                                          "for cpu in flavor default, 4 more needed")
+        self.assertEqual(long["since"], 1.0)
+        self.assertEqual(long["clusterQueue"], "cq")
+        # Parked with the head's scheduling hash before any cycle looked at it.
+        self.assertIsNone(sim.pending("ns/job-short"))
+        self.assertIsNone(sim.pending("ns/job-blocker"))  # holds quota
+        self.assertEqual(sorted(p["workload"] for p in sim.pending_workloads()),
+                         ["ns/job-long", "ns/job-medium", "ns/job-short"])
+        pending_events = [e for e in sim.events() if e["type"] == "Pending"]
+        self.assertEqual(pending_events[0]["workload"], "ns/job-long")
+        self.assertEqual(pending_events[0]["message"], long["message"])
+        sim.run()
+        self.assertEqual(sim.pending_workloads(), [])
+        with self.assertRaises(kueuesim.Error):
+            sim.pending("ns/nothing")
+
+
 class ChangingParametersTest(unittest.TestCase):
     def test_quota_change_between_runs(self):
         scenario = kueuesim.load(QUICKSTART)

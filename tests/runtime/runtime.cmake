@@ -29,3 +29,8 @@ kueuesim_test(NAME admitted_at_start_test
 kueuesim_test(NAME cronjob_controller_test
   SOURCES runtime/cronjob_controller_test.cc
   DEPS kueuesim::sim kueuesim::policy kueuesim::scenario fmt::fmt)
+
+# Why a workload waits: QuotaReserved=False conditions and Pending events.
+kueuesim_test(NAME pending_conditions_test
+  SOURCES runtime/pending_conditions_test.cc
+  DEPS kueuesim::sim kueuesim::policy kueuesim::scenario fmt::fmt)

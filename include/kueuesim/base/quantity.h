@@ -82,6 +82,14 @@ inline bool IsMilliResource(std::string_view resource_name) { return resource_na
 // kUnlimited -> "unlimited". Deterministic; used for reports.
 std::string FormatAmount(Amount amount, std::string_view resource_name);
 
+// Formats an amount as Kueue writes it in condition messages
+// (resources.ResourceFormatter: resource.Quantity's canonical String): cpu
+// as a milli-quantity (1000 -> "1", 1500 -> "1500m", 10^6 -> "1k"); memory,
+// ephemeral-storage and hugepages-* in binary units when exact ("1Gi",
+// "1536Mi", else decimal: 2000 -> "2k"); others as decimal SI (1000 ->
+// "1k"); kUnlimited -> "<unlimited>".
+std::string KueueQuantityString(Amount amount, std::string_view resource_name);
+
 // Saturating arithmetic on amounts with Kueue's Unlimited rules
 // (kueue/pkg/resources/amount.go): Unlimited + x = Unlimited;
 // Unlimited - Unlimited = 0; Unlimited - x = Unlimited;

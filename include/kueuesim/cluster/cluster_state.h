@@ -20,6 +20,7 @@
 #include "absl/status/statusor.h"
 #include "kueuesim/base/quantity.h"
 #include "kueuesim/base/time.h"
+#include "kueuesim/cluster/pending_condition.h"
 #include "kueuesim/dra/charger.h"
 #include "kueuesim/model/feature_gates.h"
 #include "kueuesim/model/objects.h"
@@ -191,6 +192,9 @@ enum class CheckState : uint8_t { kPending, kReady, kRetry, kRejected };
 struct AdmissionCheckStatus {
   int32_t check = kNone;  // index of the AdmissionCheck in the cluster spec
   CheckState state = CheckState::kPending;
+  // The check's message (status.admissionChecks[].message), set by its
+  // controller (ClusterRuntime::SetAdmissionCheckState).
+  std::string message = {};  // (defaulted: {check, state} stays a complete initializer)
 };
 
 struct WorkloadRecord {
@@ -230,6 +234,9 @@ struct WorkloadRecord {
   SimDuration lost_run_time = 0;  // run time thrown away by the last eviction
   bool evicted = false;       // eviction issued, quota not yet released
   EvictionReason eviction_reason = EvictionReason::kNotEvicted;
+  // The Evicted condition's message of the last eviction (Kueue's wording,
+  // e.g. "Preempted to accommodate a workload (UID: ...) due to ...").
+  std::string eviction_message;
   UnixMicros evicted_at = 0;
   bool pods_ready = false;
   // Whether the pods were ready since the admission: Kueue's PodsReady
@@ -251,6 +258,10 @@ struct WorkloadRecord {
   // condition message. Set by AddWorkload for workloads not admitted in
   // their input status.
   std::string inadmissible_reason;
+  // Why it waits: its QuotaReserved=False condition (reason, message
+  // figures, since when), kept while it holds no quota and left as it was
+  // once it reserves quota (see pending_condition.h).
+  PendingCondition pending;
   // Queue-order timestamp (workload.Ordering.GetQueueOrderTimestamp).
   UnixMicros queue_order_timestamp = 0;
   // Requeue state (status.requeueState) and the Requeued condition.

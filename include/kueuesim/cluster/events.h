@@ -27,6 +27,9 @@ enum class EventType : uint8_t {
   kChanged,        // a timed Change was applied (`object`: "Kind/name", reason: the Change)
   kInadmissible,   // refused by the workload controller (DRA), never queued;
                    // `reason` is Kueue's condition message
+  kPending,        // its QuotaReserved=False condition changed: `reason` is
+                   // Kueue's reason; the message is the workload record's
+                   // `pending` condition (cluster::PendingMessageText)
   // LeaderWorkerSet events (`object` names the LWS, `group` the index;
   // `workload` is the group's Workload when it has one).
   kGroupCreated,

@@ -35,30 +35,18 @@ struct ResourceFlavorAssignment {
   int32_t borrow = 0;
 };
 
-// Why a pod set does not fit in a flavor. Quota shortfalls, which the
-// admission loop produces for most heads of a busy cluster and rarely
-// reports, keep their figures and are worded only when asked (Text).
-struct FlavorReason {
-  enum class Kind : uint8_t {
-    kText,
-    // "insufficient quota for R in flavor F, previously considered podsets
-    // requests (assumed) + current podset request (request) > maximum
-    // capacity (limit)"
-    kOverMaximumCapacity,
-    // "insufficient unused quota for R in flavor F, (request) more needed"
-    kInsufficientUnusedQuota,
-  };
-  Kind kind = Kind::kText;
-  std::string text;  // kText
-  ResourceId resource = cluster::kNone;
-  FlavorId flavor = cluster::kNone;
-  Amount assumed = 0;
-  Amount request = 0;
-  Amount limit = 0;
+// Why a pod set does not fit in a flavor (worded lazily; kept by the
+// workload's pending condition).
+using cluster::FlavorReason;
+using cluster::QuotaReservedReason;
 
-  static FlavorReason Text(std::string text);
-  // Kueue's message.
-  std::string Text(const cluster::ClusterState& state) const;
+// A flavor tried for a pod set group (Kueue's FlavorAssignmentAttempt, the
+// parts that decide Assignment.NoFitReason): whether it did not fit and the
+// most severe reason why.
+struct FlavorAttempt {
+  FlavorId flavor = cluster::kNone;
+  bool no_fit = false;
+  QuotaReservedReason reason = QuotaReservedReason::kNone;
 };
 
 struct PodSetAssignmentResult {
@@ -72,6 +60,8 @@ struct PodSetAssignmentResult {
   // Why the pod set does not fit (empty when it fits).
   std::vector<FlavorReason> reasons;
   bool error = false;
+  // The flavors tried for the pod set's group (FlavorAssignmentAttempts).
+  absl::InlinedVector<FlavorAttempt, 2> attempts;
   std::optional<model::TopologyAssignment> topology_assignment;
   // delayedTopologyRequest Pending: the topology is assigned later (after a
   // ProvisioningRequest, or on the worker cluster with MultiKueue).
@@ -89,7 +79,9 @@ struct Assignment {
   cluster::LastAssignmentState last_state;
   cluster::FrAmountList usage;  // quota the workload would take, by FR
   std::optional<AssignmentMode> mode_override;
-  std::string no_fit_reason;
+  // Assignment.NoFitReason (UnadmittedWorkloadsObservability): why a NoFit
+  // assignment does not fit; kNone otherwise.
+  QuotaReservedReason no_fit_reason = QuotaReservedReason::kNone;
 
   AssignmentMode RepresentativeMode() const;
   void SetRepresentativeMode(AssignmentMode mode);
@@ -100,6 +92,12 @@ struct Assignment {
   absl::InlinedVector<FrId, 4> FrsNeedingPreemption(const cluster::ClusterState& state) const;
   // "couldn't assign flavors to pod set main: ..." (Assignment.Message).
   std::string Message(const cluster::ClusterState& state, const cluster::WorkloadRecord& wl) const;
+  // Moves the reasons of the pod sets that did not fit out (for the
+  // workload's pending condition, which words them when asked).
+  absl::InlinedVector<cluster::PodSetFlavorReasons, 1> TakeReasons();
+  // Assignment.resolveNoFitReason: sets no_fit_reason from the attempts
+  // when the assignment is NoFit.
+  void ResolveNoFitReason(const cluster::ClusterQueueInfo& cq);
 };
 
 }  // namespace kueuesim::flavor

@@ -65,6 +65,11 @@ struct ClusterQueueSummary {
   // core-seconds, GPUs in GPU-seconds, memory in byte-seconds).
   std::map<std::string, double> work_lost;
   int64_t deactivated = 0;
+  // Workloads without quota at the end of the run (queued, held or refused;
+  // not finished or deactivated), by the reason of their QuotaReserved=False
+  // condition ("PendingEvaluation" for those without one, as Kueue's
+  // kueue_unadmitted_workloads metric counts them).
+  std::map<std::string, int64_t> pending_by_reason;
 };
 
 // A value over time: (simulated seconds, value) points, one per change.
@@ -85,6 +90,11 @@ struct ClusterSummary {
   std::map<std::string, TimeSeries> cohort_shares;
   // LeaderWorkerSets: rollouts, scaling, groups ready over time.
   std::vector<runtime::LwsReport> leader_worker_sets;
+  // As ClusterQueueSummary::pending_by_reason over the whole cluster
+  // (workloads without a ClusterQueue included), with, per reason, the
+  // first such workload and its message ("ns/name: message").
+  std::map<std::string, int64_t> pending_by_reason;
+  std::map<std::string, std::string> pending_example;
 };
 
 // One MultiKueue manager: what its dispatcher cost and bought.

@@ -22,6 +22,11 @@
 //   preemptions    times it was chosen as a preemption victim
 //   flavors        "resource=flavor" pairs of its last reservation, sorted,
 //                  joined by ";" ("cpu=default;memory=default")
+//   pendingReason  the reason of its last QuotaReserved=False condition
+//                  (Kueue's, e.g. WaitingForQuota; "" if it never had one):
+//                  why it waits now, or why it waited before its last
+//                  reservation
+//   pendingMessage that condition's message, in Kueue's words
 //
 // CSV (with a header line) when the file name ends in .csv, else JSON Lines
 // with the same keys. Finished rows come in the order the workloads
@@ -70,6 +75,8 @@ class WorkloadTableWriter : public cluster::EventSink {
     int64_t evictions = 0;
     int64_t preemptions = 0;
     std::string flavors;
+    std::string pending_reason;
+    std::string pending_message;
   };
 
   int32_t ClusterIndex(const cluster::ClusterState* state);

@@ -40,6 +40,10 @@ struct FeatureGates {
   bool multikueue = true;
   bool multikueue_incremental_dispatcher_config = true;
   bool multikueue_incremental_dispatcher_respect_config_order = true;
+  // The QuotaReserved=False reasons of pending workloads: granular
+  // (WaitingForQuota, NoMatchingFlavor, ...) when on, "Pending" /
+  // "Inadmissible" when off. Changes no decision.
+  bool unadmitted_workloads_observability = true;
   // Alpha, off by default.
   bool tas_balanced_placement = false;
   bool tas_respect_node_affinity_preferred = false;
@@ -49,6 +53,9 @@ struct FeatureGates {
   bool multikueue_orchestrated_preemption = false;
   bool disable_wait_for_pods_ready = false;
   bool kueue_dra_integration_consumable_capacity = false;
+  // Stamps QuotaReserved=False (PendingEvaluation) on a workload as soon as
+  // it is created (requires UnadmittedWorkloadsObservability).
+  bool unadmitted_workloads_explicit_status = false;
 
   // Applies `overrides` (gate name -> enabled). Returns the names this
   // struct does not model, for a warning.

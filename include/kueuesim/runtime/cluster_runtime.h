@@ -173,6 +173,18 @@ class ClusterRuntime : public engine::EventHandler {
   // AdmissionCheckInactive): it reserves no quota; workloads holding quota
   // keep it. A ClusterQueue active again is scheduled at once.
   void SetAdmissionCheckActive(int32_t check, bool active);
+  // As above, with the check's message (status.admissionChecks[].message),
+  // which `kueuesim explain` and the Python module show.
+  void SetAdmissionCheckState(WorkloadId id, int32_t check, CheckState state, std::string_view message);
+
+  // --- Why a workload waits (cluster/pending_condition.h) ---
+  // Hook for controllers that keep a workload from being admitted (an
+  // admission check controller, a validating webhook): sets the
+  // QuotaReserved=False condition of a workload that holds no quota to
+  // `reason` and `message` (Kueue's words), and emits a Pending event when
+  // it changed. Ignored for a workload that holds quota or is finished. The
+  // scheduler overwrites it when it next considers the workload.
+  void SetPendingCondition(WorkloadId id, cluster::QuotaReservedReason reason, std::string message);
   // Delivers an event through the cluster's sink (used by controllers
   // attached to this cluster).
   void EmitEvent(const cluster::SimEvent& event);
@@ -277,6 +289,20 @@ class ClusterRuntime : public engine::EventHandler {
   void OnNodeReplacement(WorkloadId id, uint32_t generation);
   // A stopped LocalQueue holds its workloads out of the queues.
   bool HeldByLocalQueue(const cluster::WorkloadRecord& wl) const;
+  // Sets a workload's QuotaReserved=False condition; emits Pending when it
+  // changed.
+  void SetPending(WorkloadId id, cluster::PendingCondition next);
+  // The workload controller's view of a pending workload
+  // (resolveGranularUnadmittedQuotaReservedCondition): deactivated, a
+  // missing or stopped LocalQueue or ClusterQueue, a namespace the
+  // ClusterQueue does not select, else the scheduler's last reason kept, or
+  // PendingEvaluation.
+  void SyncControllerCondition(WorkloadId id);
+  // SyncControllerCondition for the pending workloads of a ClusterQueue or
+  // LocalQueue whose stop policy changed.
+  void SyncControllerConditions(CqId cq, cluster::LqId lq);
+  // Kueue's Evicted message for an eviction of `reason`.
+  std::string EvictionMessage(const cluster::WorkloadRecord& wl, EvictionReason reason) const;
   // Moves the parked workloads of every ClusterQueue under `scope` back
   // into their queues now (after a quota or stop-policy change).
   // Requeues the parked workloads under `scope` after the batching delay

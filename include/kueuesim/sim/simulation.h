@@ -87,7 +87,10 @@ class Simulation {
    public:
     explicit FanOut(std::vector<cluster::EventSink*>* sinks) : sinks_(sinks) {}
     void OnEvent(const cluster::SimEvent& event) override {
-      last_event_time_ = event.time;
+      // A Pending event records why a workload still waits, not a change of
+      // the cluster: the run ends at its last change (a cycle that only
+      // re-evaluates a workload that cannot fit does not extend it).
+      if (event.type != cluster::EventType::kPending) last_event_time_ = event.time;
       for (cluster::EventSink* sink : *sinks_) sink->OnEvent(event);
     }
     SimTime last_event_time() const { return last_event_time_; }

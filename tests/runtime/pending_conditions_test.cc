@@ -1,0 +1,245 @@
+// Why a workload waits, through the whole simulation: the QuotaReserved=False
+// condition (reason and message) the scheduler and the workload controller
+// write, with the wording of Kueue's pkg/scheduler/scheduler_test.go and
+// pkg/controller/core/workload_controller.go at ff69552e, and the Pending
+// event emitted when (and only when) it changes.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "kueuesim/base/time.h"
+#include "kueuesim/cluster/events.h"
+#include "kueuesim/cluster/pending_condition.h"
+#include "kueuesim/sim/simulation.h"
+#include "testing/scenario_fixtures.h"
+#include "testing/simulation_fixtures.h"
+
+namespace kueuesim {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+using ::kueuesim::testing::ClusterQueueYaml;
+using ::kueuesim::testing::LocalQueueYaml;
+using ::kueuesim::testing::ResourceFlavorYaml;
+using ::kueuesim::testing::WorkloadOptions;
+using ::kueuesim::testing::WorkloadYaml;
+
+// "<seconds> <workload> <reason>: <message>" per Pending event, worded when
+// it happens.
+class PendingRecorder : public cluster::EventSink {
+ public:
+  void OnEvent(const cluster::SimEvent& event) override {
+    if (event.type != cluster::EventType::kPending) return;
+    const cluster::WorkloadRecord& wl = event.cluster->workload(event.workload);
+    lines.push_back(fmt::format("{} {} {}: {}", FormatSeconds(event.time), wl.key, event.reason,
+                                cluster::PendingMessageText(*event.cluster, wl, wl.pending)));
+  }
+  std::vector<std::string> Of(const std::string& key) const {
+    std::vector<std::string> out;
+    for (const auto& l : lines) {
+      if (l.find(" " + key + " ") != std::string::npos) out.push_back(l);
+    }
+    return out;
+  }
+  std::vector<std::string> lines;
+};
+
+struct Run {
+  PendingRecorder recorder;
+  std::unique_ptr<sim::Simulation> simulation;
+  const cluster::WorkloadRecord* Find(const std::string& key) const {
+    const cluster::ClusterState& state = simulation->clusters()[0]->state();
+    for (cluster::WorkloadId id = 0; id < state.num_workloads(); ++id) {
+      if (state.workload(id).key == key) return &state.workload(id);
+    }
+    return nullptr;
+  }
+};
+
+std::unique_ptr<Run> RunYaml(const std::string& yaml, std::optional<SimTime> until = std::nullopt) {
+  auto run = std::make_unique<Run>();
+  auto simulation = testing::SimulationFromYaml(yaml, {&run->recorder}, "pending.yaml");
+  EXPECT_TRUE(simulation.ok()) << simulation.status();
+  if (!simulation.ok()) return nullptr;
+  run->simulation = *std::move(simulation);
+  sim::RunOptions options;
+  options.until = until;
+  EXPECT_TRUE(run->simulation->Run(options).ok());
+  return run;
+}
+
+WorkloadOptions Cpu(const std::string& cpu, const std::string& duration = "100s", int priority = 0,
+                    const std::string& arrival = "") {
+  WorkloadOptions o;
+  o.requests = {{"cpu", cpu}};
+  o.duration = duration;
+  o.priority = priority;
+  o.set_priority = priority != 0;
+  o.arrival = arrival;
+  return o;
+}
+
+const std::string kDefaultFlavor = ResourceFlavorYaml("default");
+
+// scheduler_test.go "failed to match clusterQueue selector": Misconfigured,
+// "workload namespace doesn't match ClusterQueue selector".
+TEST(PendingConditionsTest, NamespaceSelectorMismatch) {
+  auto run = RunYaml(kDefaultFlavor +
+                     "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: eng\nspec:\n"
+                     "  namespaceSelector:\n    matchLabels:\n      dep: eng\n  resourceGroups:\n"
+                     "  - coveredResources: [cpu]\n    flavors:\n    - name: default\n      resources:\n"
+                     "      - name: cpu\n        nominalQuota: \"4\"\n---\n" +
+                     LocalQueueYaml("default", "q", "eng") + WorkloadYaml("new", Cpu("1")));
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("default/new"),
+              ElementsAre("0.0 default/new Misconfigured: workload namespace doesn't match ClusterQueue selector"));
+}
+
+// scheduler_test.go: the preemptor's condition, "... 2 more needed. Pending
+// the preemption of 1 workload(s)", reason WaitingForPreemptedWorkloads; the
+// victim, once its quota is released, PendingEvaluation with Kueue's
+// preemption message (no UIDs in the input: UNKNOWN, as Kueue prints an
+// empty one).
+TEST(PendingConditionsTest, PreemptionMessages) {
+  auto run = RunYaml(kDefaultFlavor +
+                     ClusterQueueYaml("cq", {"cpu"}, {{"default", {"4"}, {}}},
+                                      "  preemption:\n    withinClusterQueue: LowerPriority\n") +
+                     LocalQueueYaml("default", "q", "cq") + WorkloadYaml("low", Cpu("3", "1h", 0)) +
+                     WorkloadYaml("high", Cpu("3", "100s", 100, "10s")),
+                     60 * kSecond);
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("default/high"),
+              ElementsAre("10.0 default/high WaitingForPreemptedWorkloads: couldn't assign flavors to pod set main: "
+                          "insufficient unused quota for cpu in flavor default, 2 more needed. Pending the "
+                          "preemption of 1 workload(s)"));
+  const std::vector<std::string> low = run->recorder.Of("default/low");
+  ASSERT_FALSE(low.empty());
+  EXPECT_EQ(low.front(),
+            "10.0 default/low PendingEvaluation: Preempted to accommodate a workload (UID: UNKNOWN, JobUID: UNKNOWN) "
+            "due to prioritization in the ClusterQueue; preemptor path: /cq; preemptee path: /cq");
+  // Then the scheduler considers it again: it waits for quota.
+  ASSERT_EQ(low.size(), 2u);
+  EXPECT_EQ(low[1], "10.0 default/low WaitingForQuota: couldn't assign flavors to pod set main: insufficient unused "
+                    "quota for cpu in flavor default, 2 more needed");
+}
+
+// scheduler_test.go "Workload no longer fits after processing another
+// workload" (WaitingForQuota), then, in the next cycle, the flavor reasons:
+// one event per change.
+TEST(PendingConditionsTest, NoLongerFitsThenWaitsForQuota) {
+  const std::string cohort = "  cohortName: all\n";
+  auto run = RunYaml(kDefaultFlavor + ClusterQueueYaml("a", {"cpu"}, {{"default", {"0"}, {}}}, cohort) +
+                     ClusterQueueYaml("b", {"cpu"}, {{"default", {"0"}, {}}}, cohort) +
+                     ClusterQueueYaml("lender", {"cpu"}, {{"default", {"4"}, {}}}, cohort) +
+                     LocalQueueYaml("default", "qa", "a") + LocalQueueYaml("default", "qb", "b") + [] {
+                       WorkloadOptions o = Cpu("3");
+                       o.queue = "qa";
+                       return WorkloadYaml("wa", o);
+                     }() + [] {
+                       WorkloadOptions o = Cpu("3");
+                       o.queue = "qb";
+                       return WorkloadYaml("wb", o);
+                     }(),
+                     50 * kSecond);
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("default/wa"), IsEmpty());
+  EXPECT_THAT(run->recorder.Of("default/wb"),
+              ElementsAre("0.0 default/wb WaitingForQuota: Workload no longer fits after processing another workload",
+                          "0.0 default/wb WaitingForQuota: couldn't assign flavors to pod set main: insufficient unused "
+                          "quota for cpu in flavor default, 2 more needed"));
+}
+
+// A workload that waits several cycles for the same reason gets one Pending
+// event; its condition stays until it reserves quota.
+TEST(PendingConditionsTest, OneEventPerChange) {
+  auto run = RunYaml(kDefaultFlavor + ClusterQueueYaml("cq", {"cpu"}, {{"default", {"4"}, {}}}) +
+                     LocalQueueYaml("default", "q", "cq") + WorkloadYaml("first", Cpu("4", "100s")) +
+                     WorkloadYaml("second", Cpu("2", "100s", 0, "1s")) + WorkloadYaml("third", Cpu("1", "10s", 0, "50s")));
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("default/second"),
+              ElementsAre("1.0 default/second WaitingForQuota: couldn't assign flavors to pod set main: insufficient "
+                          "unused quota for cpu in flavor default, 2 more needed"));
+  EXPECT_THAT(run->recorder.Of("default/third"),
+              ElementsAre("50.0 default/third WaitingForQuota: couldn't assign flavors to pod set main: insufficient "
+                          "unused quota for cpu in flavor default, 1 more needed"));
+}
+
+// workload_controller.go getQueueBlocker: a missing LocalQueue, a missing
+// ClusterQueue, a stopped LocalQueue, a stopped ClusterQueue.
+TEST(PendingConditionsTest, QueueBlockers) {
+  auto run = RunYaml(
+      kDefaultFlavor + ClusterQueueYaml("cq", {"cpu"}, {{"default", {"4"}, {}}}) +
+      ClusterQueueYaml("held", {"cpu"}, {{"default", {"4"}, {}}}, "  stopPolicy: Hold\n") +
+      LocalQueueYaml("default", "q", "cq") + LocalQueueYaml("default", "orphan", "gone") +
+      LocalQueueYaml("default", "to-held", "held") +
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata:\n  name: stopped\n  namespace: default\n"
+      "spec:\n  clusterQueue: cq\n  stopPolicy: Hold\n---\n" +
+      [] {
+        WorkloadOptions o = Cpu("1");
+        o.queue = "nope";
+        return WorkloadYaml("no-lq", o);
+      }() + [] {
+        WorkloadOptions o = Cpu("1");
+        o.queue = "orphan";
+        return WorkloadYaml("no-cq", o);
+      }() + [] {
+        WorkloadOptions o = Cpu("1");
+        o.queue = "stopped";
+        return WorkloadYaml("lq-stopped", o);
+      }() + [] {
+        WorkloadOptions o = Cpu("1");
+        o.queue = "to-held";
+        return WorkloadYaml("cq-stopped", o);
+      }());
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("default/no-lq"), ElementsAre("0.0 default/no-lq Misconfigured: LocalQueue nope doesn't exist"));
+  EXPECT_THAT(run->recorder.Of("default/no-cq"),
+              ElementsAre("0.0 default/no-cq Misconfigured: ClusterQueue gone doesn't exist"));
+  EXPECT_THAT(run->recorder.Of("default/lq-stopped"),
+              ElementsAre("0.0 default/lq-stopped Suspended: LocalQueue stopped is inactive"));
+  EXPECT_THAT(run->recorder.Of("default/cq-stopped"),
+              ElementsAre("0.0 default/cq-stopped Suspended: ClusterQueue held is inactive"));
+}
+
+// With the UnadmittedWorkloadsObservability gate off, Kueue writes the
+// legacy reasons: Pending from the scheduler, Inadmissible from the
+// workload controller.
+TEST(PendingConditionsTest, LegacyReasonsWithGateOff) {
+  auto run = RunYaml(
+      "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nfeatureGates:\n"
+      "  UnadmittedWorkloadsObservability: false\n---\n" +
+      kDefaultFlavor + ClusterQueueYaml("cq", {"cpu"}, {{"default", {"4"}, {}}}) + LocalQueueYaml("default", "q", "cq") +
+      WorkloadYaml("big", Cpu("8")) + [] {
+        WorkloadOptions o = Cpu("1");
+        o.queue = "nope";
+        return WorkloadYaml("no-lq", o);
+      }());
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("default/big"),
+              ElementsAre("0.0 default/big Pending: couldn't assign flavors to pod set main: insufficient quota for cpu "
+                          "in flavor default, previously considered podsets requests (0) + current podset request (8) "
+                          "> maximum capacity (4)"));
+  EXPECT_THAT(run->recorder.Of("default/no-lq"), ElementsAre("0.0 default/no-lq Inadmissible: LocalQueue nope doesn't exist"));
+}
+
+// The condition is kept on the record for the outputs: ExceedsMaxQuota for a
+// workload that can never fit, with `since` at its first evaluation.
+TEST(PendingConditionsTest, RecordKeepsCondition) {
+  auto run = RunYaml(kDefaultFlavor + ClusterQueueYaml("cq", {"cpu"}, {{"default", {"4"}, {}}}) +
+                     LocalQueueYaml("default", "q", "cq") + WorkloadYaml("big", Cpu("8", "10s", 0, "5s")));
+  ASSERT_NE(run, nullptr);
+  const cluster::WorkloadRecord* wl = run->Find("default/big");
+  ASSERT_NE(wl, nullptr);
+  EXPECT_EQ(wl->pending.reason, cluster::QuotaReservedReason::kExceedsMaxQuota);
+  EXPECT_EQ(wl->pending.since, 5 * kSecond);
+}
+
+}  // namespace
+}  // namespace kueuesim
