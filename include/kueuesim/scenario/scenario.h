@@ -19,6 +19,7 @@
 #include "kueuesim/base/time.h"
 #include "kueuesim/model/feature_gates.h"
 #include "kueuesim/model/objects.h"
+#include "kueuesim/scenario/limits.h"
 #include "kueuesim/trace/trace_spec.h"
 
 namespace kueuesim::scenario {
@@ -73,6 +74,9 @@ struct SimulationSettings {
   // Kueue reads a percentage maxSurge as 0 (upstream, PR #14405 open);
   // "fixed" scales it as LWS does.
   std::string kueue_percentage_max_surge = "upstream";
+  // spec.limits: the budget of what the scenario may make kueuesim build
+  // (below the command line's --limits; see limits.h).
+  LimitOverrides limits;
   model::SourceRef source;
 };
 
@@ -117,6 +121,9 @@ struct Scenario {
   // sources when the simulation is built.
   std::vector<trace::TraceSpec> traces;
   LoadReport report;
+  // The budget the scenario was loaded under (defaults, the Simulation's
+  // spec.limits, the caller's overrides).
+  Limits limits;
 
   // The cluster named `name`, created if missing.
   ClusterSpec& Cluster(const std::string& name);
@@ -127,11 +134,19 @@ struct Scenario {
 // List` included). Errors name the file, the line, the object and the field
 // path; an invalid scenario yields InvalidArgument, an unreadable file
 // NotFound.
-absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths);
+//
+// Loading counts what the scenario makes kueuesim build against a budget
+// (limits.h); `options.limits` overrides the defaults and the Simulation's
+// spec.limits.
+struct LoadOptions {
+  LimitOverrides limits;
+};
+absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths,
+                                           const LoadOptions& options = {});
 
 // As LoadScenarioFiles, over in-memory texts: (display name, text) pairs.
 absl::StatusOr<Scenario> LoadScenarioStrings(
-    const std::vector<std::pair<std::string, std::string>>& named_texts);
+    const std::vector<std::pair<std::string, std::string>>& named_texts, const LoadOptions& options = {});
 
 }  // namespace kueuesim::scenario
 
