@@ -3,8 +3,8 @@
 //   kueuesim run FILES... [--until T] [--cycles N] [--events FILE|-]
 //                         [--summary FILE] [--seed S] [--quiet]
 //                         [--check THRESHOLDS] [--timeseries FILE] [--out DIR]
-//                         [--workloads FILE]
-//   kueuesim validate [--strict] FILES...
+//                         [--workloads FILE] [--limits LIMITS]
+//   kueuesim validate [--strict] FILES... [--limits LIMITS]
 //   kueuesim policies
 //   kueuesim report | compare | sweep | sweep-merge   (report_command.h)
 //   kueuesim explain FILES... --workload NS/NAME [--at T]  (explain_command.h)
@@ -76,7 +76,21 @@ struct RunArgs {
   std::string timeseries;
   std::string out_dir;  // run directory: events, summary and time series
   std::string workloads;  // per-workload table (.csv, else JSON Lines)
+  std::string limits;     // --limits: the budget of what the input may generate
 };
+
+// --limits, or nullopt after printing the error (a bad command line).
+std::optional<kueuesim::scenario::LoadOptions> LoadOptionsFor(const std::string& limits) {
+  kueuesim::scenario::LoadOptions options;
+  if (limits.empty()) return options;
+  auto parsed = kueuesim::scenario::ParseLimits(limits);
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "kueuesim: error: %s\n", kueuesim::StatusMessage(parsed.status()).c_str());
+    return std::nullopt;
+  }
+  options.limits = *parsed;
+  return options;
+}
 
 int Run(const RunArgs& given_args) {
   using namespace kueuesim;
@@ -86,7 +100,9 @@ int Run(const RunArgs& given_args) {
                                                          &args.workloads);
     if (!prepared.ok()) return Fail(prepared);
   }
-  auto scenario = scenario::LoadScenarioFiles(args.files);
+  const std::optional<scenario::LoadOptions> load_options = LoadOptionsFor(args.limits);
+  if (!load_options.has_value()) return kExitUsage;
+  auto scenario = scenario::LoadScenarioFiles(args.files, *load_options);
   if (!scenario.ok()) return Fail(scenario.status());
   PrintReport(scenario->report);
   std::optional<metrics::Thresholds> thresholds;
@@ -212,9 +228,11 @@ int Run(const RunArgs& given_args) {
   return kExitOk;
 }
 
-int Validate(const std::vector<std::string>& files, bool strict) {
+int Validate(const std::vector<std::string>& files, bool strict, const std::string& limits) {
   using namespace kueuesim;
-  auto scenario = scenario::LoadScenarioFiles(files);
+  const std::optional<scenario::LoadOptions> load_options = LoadOptionsFor(limits);
+  if (!load_options.has_value()) return kExitUsage;
+  auto scenario = scenario::LoadScenarioFiles(files, *load_options);
   if (!scenario.ok()) return Fail(scenario.status());
   PrintReport(scenario->report);
   policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
@@ -277,6 +295,11 @@ int main(int argc, char** argv) {
   run->add_option("--workloads", run_args.workloads,
                   "Write one row per workload (arrival, admission, start, finish, wait, run time, evictions, "
                   "flavors) to FILE (.csv, else JSON Lines)");
+  constexpr char kLimitsHelp[] =
+      "The budget of what the input may make kueuesim build, e.g. nodes=2000000,workloads=1000000,"
+      "queues=200000,time=7300d (defaults: nodes=1000000,workloads=500000,queues=100000,time=3650d; "
+      "overrides the Simulation's spec.limits)";
+  run->add_option("--limits", run_args.limits, kLimitsHelp);
 
   std::vector<std::string> validate_files;
   CLI::App* validate = app.add_subcommand("validate", "Check scenario files without running them");
@@ -285,6 +308,8 @@ int main(int argc, char** argv) {
   validate->add_flag("--strict", validate_strict,
                      "Fail (exit 1) when loading gives any warning: unsimulated workload kinds, workloads "
                      "without a run time, ignored objects (for CI)");
+  std::string validate_limits;
+  validate->add_option("--limits", validate_limits, kLimitsHelp);
 
   CLI::App* policies = app.add_subcommand("policies", "List the policies that scenarios can select");
   kueuesim::cli::ResultsCommands results(&app);  // report, compare (report_command.cc)
@@ -297,7 +322,7 @@ int main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
   if (*run) return Run(run_args);
-  if (*validate) return Validate(validate_files, validate_strict);
+  if (*validate) return Validate(validate_files, validate_strict, validate_limits);
   if (*policies) return Policies();
   if (auto code = results.Run()) return *code;
   if (auto code = explain.Run()) return *code;

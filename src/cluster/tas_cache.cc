@@ -13,14 +13,6 @@ namespace {
 
 constexpr char kPodsResource[] = "pods";
 
-bool HasLabels(const model::Labels& node_labels, const model::Labels& wanted) {
-  for (const auto& [key, value] : wanted) {
-    auto it = node_labels.find(key);
-    if (it == node_labels.end() || it->second != value) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 TasCache::TasCache(const ClusterState& state, const scenario::ClusterSpec& spec)
@@ -28,8 +20,11 @@ TasCache::TasCache(const ClusterState& state, const scenario::ClusterSpec& spec)
   InternResource(kPodsResource);
   // Node allocatable first, so that the snapshots store them densely.
   std::set<std::string> names;
+  const model::NodeTemplate* last_template = nullptr;
   for (const auto& node : spec.nodes) {
-    for (const auto& [name, amount] : node.allocatable) names.insert(name);
+    if (node.shared.get() == last_template) continue;  // the nodes of a pool share theirs
+    last_template = node.shared.get();
+    for (const auto& [name, amount] : node.allocatable()) names.insert(name);
   }
   for (const auto& name : names) InternResource(name);
   nodes_ = spec.nodes;
@@ -72,14 +67,14 @@ void TasCache::BuildFlavor(const ClusterState& state, FlavorId f) {
   // schedulable nodes are kept (SchedulerLibraryIntegration is off).
   std::vector<topology::NodeSpec> nodes;
   for (const auto& node : nodes_) {
-    if (!HasLabels(node.meta.labels, info.spec->node_labels)) continue;
+    if (!node.HasLabels(info.spec->node_labels)) continue;
     topology::NodeSpec n;
-    n.name = node.meta.name;
-    n.labels = node.meta.labels;
-    n.taints = node.taints;
+    n.name = node.name;
+    n.labels = node.AllLabels();
+    n.taints = node.taints();
     n.schedulable = node.ready && !node.unschedulable;
     bool has_pods = false;
-    for (const auto& [name, amount] : node.allocatable) {
+    for (const auto& [name, amount] : node.allocatable()) {
       n.allocatable.push_back({InternResource(name), amount});
       has_pods = has_pods || name == kPodsResource;
     }
@@ -99,7 +94,7 @@ void TasCache::BuildFlavor(const ClusterState& state, FlavorId f) {
 
 const model::Node* TasCache::FindNode(std::string_view name) const {
   for (const model::Node& node : nodes_) {
-    if (node.meta.name == name) return &node;
+    if (node.name == name) return &node;
   }
   return nullptr;
 }
@@ -108,19 +103,19 @@ std::vector<FlavorId> TasCache::FlavorsOfNode(const model::Node& node) const {
   std::vector<FlavorId> out;
   for (FlavorId f = 0; f < static_cast<FlavorId>(flavors_.size()); ++f) {
     if (!IsTasFlavor(f)) continue;
-    if (HasLabels(node.meta.labels, flavor_node_labels_[static_cast<size_t>(f)])) out.push_back(f);
+    if (node.HasLabels(flavor_node_labels_[static_cast<size_t>(f)])) out.push_back(f);
   }
   return out;
 }
 
 void TasCache::AddNode(const ClusterState& state, model::Node node) {
-  KUEUESIM_CHECK(FindNode(node.meta.name) == nullptr);
+  KUEUESIM_CHECK(FindNode(node.name) == nullptr);
   nodes_.push_back(std::move(node));
   RebuildForNode(state, nodes_.back());
 }
 
 void TasCache::RemoveNode(const ClusterState& state, std::string_view name) {
-  auto it = std::find_if(nodes_.begin(), nodes_.end(), [&](const model::Node& n) { return n.meta.name == name; });
+  auto it = std::find_if(nodes_.begin(), nodes_.end(), [&](const model::Node& n) { return n.name == name; });
   KUEUESIM_CHECK(it != nodes_.end());
   model::Node removed = std::move(*it);
   nodes_.erase(it);
@@ -129,7 +124,7 @@ void TasCache::RemoveNode(const ClusterState& state, std::string_view name) {
 
 void TasCache::UpdateNode(const ClusterState& state, std::string_view name, std::optional<bool> ready,
                           std::optional<bool> unschedulable) {
-  auto it = std::find_if(nodes_.begin(), nodes_.end(), [&](const model::Node& n) { return n.meta.name == name; });
+  auto it = std::find_if(nodes_.begin(), nodes_.end(), [&](const model::Node& n) { return n.name == name; });
   KUEUESIM_CHECK(it != nodes_.end());
   if (ready.has_value()) it->ready = *ready;
   if (unschedulable.has_value()) it->unschedulable = *unschedulable;

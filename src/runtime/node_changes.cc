@@ -64,7 +64,9 @@ absl::Status ClusterRuntime::ResolveNodeChanges(const scenario::ClusterSpec& spe
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return spec.changes[a].at < spec.changes[b].at; });
   std::set<std::string> nodes;
-  for (const model::Node& node : spec.nodes) nodes.insert(node.meta.name);
+  if (!order.empty()) {
+    for (const model::Node& node : spec.nodes) nodes.insert(node.name);
+  }
   for (size_t i : order) {
     const model::Change& change = spec.changes[i];
     const bool exists = nodes.count(change.target_name) > 0;

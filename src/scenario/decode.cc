@@ -912,20 +912,24 @@ absl::StatusOr<std::vector<model::Taint>> DecodeTaintList(const FieldReader& lis
 }
 
 absl::StatusOr<model::Node> DecodeNode(const FieldReader& object) {
-  model::Node node;
-  KUEUESIM_ASSIGN_OR_RETURN(node.meta, DecodeMeta(object, false));
+  KUEUESIM_ASSIGN_OR_RETURN(model::ObjectMeta meta, DecodeMeta(object, false));
+  model::NodeTemplate own;
+  own.labels = std::move(meta.labels);
+  own.source = meta.source;
+  own.cluster = meta.cluster;
   FieldReader spec = object.Field("spec");
-  KUEUESIM_ASSIGN_OR_RETURN(node.taints, DecodeTaints(spec.Field("taints")));
-  if (spec.Field("unschedulable").present()) {
-    KUEUESIM_ASSIGN_OR_RETURN(node.unschedulable, spec.Field("unschedulable").Bool());
-  }
+  KUEUESIM_ASSIGN_OR_RETURN(own.taints, DecodeTaints(spec.Field("taints")));
   FieldReader allocatable = object.Field("status").Field("allocatable");
   KUEUESIM_RETURN_IF_ERROR(allocatable.ExpectMapping());
   if (allocatable.present()) {
     for (size_t i = 0; i < allocatable.node().size(); ++i) {
       std::string name(allocatable.node().key(i));
-      KUEUESIM_ASSIGN_OR_RETURN(node.allocatable[name], allocatable.Field(name).AmountOf(name, true));
+      KUEUESIM_ASSIGN_OR_RETURN(own.allocatable[name], allocatable.Field(name).AmountOf(name, true));
     }
+  }
+  model::Node node(std::move(meta.name), std::move(own));
+  if (spec.Field("unschedulable").present()) {
+    KUEUESIM_ASSIGN_OR_RETURN(node.unschedulable, spec.Field("unschedulable").Bool());
   }
   FieldReader conditions = object.Field("status").Field("conditions");
   KUEUESIM_RETURN_IF_ERROR(conditions.ExpectSequence());
@@ -1376,6 +1380,30 @@ absl::Status DecodeSimulation(const FieldReader& object, SimulationSettings* set
     KUEUESIM_ASSIGN_OR_RETURN(f.target->name, policy.Field("name").String());
     KUEUESIM_ASSIGN_OR_RETURN(auto params, policy.Field("parameters").StringMap());
     f.target->parameters.insert(params.begin(), params.end());
+  }
+  return DecodeSimulationLimits(spec.Field("limits"), &settings->limits);
+}
+
+absl::Status DecodeSimulationLimits(const FieldReader& limits, LimitOverrides* out) {
+  KUEUESIM_RETURN_IF_ERROR(limits.ExpectMapping());
+  if (!limits.present()) return absl::OkStatus();
+  for (size_t i = 0; i < limits.node().size(); ++i) {
+    const std::string key(limits.node().key(i));
+    FieldReader field = limits.Field(key);
+    if (key == "time") {
+      KUEUESIM_ASSIGN_OR_RETURN(SimDuration time, field.Duration());
+      if (time <= 0) return field.Error("must be a positive duration");
+      out->time = time;
+      continue;
+    }
+    std::optional<int64_t>* target = key == "nodes"       ? &out->nodes
+                                     : key == "workloads" ? &out->workloads
+                                     : key == "queues"    ? &out->queues
+                                                          : nullptr;
+    if (target == nullptr) return field.Error("unknown limit (valid: nodes, workloads, queues, time)");
+    KUEUESIM_ASSIGN_OR_RETURN(int64_t n, field.Int64());
+    if (n < 1) return field.Error("must be a positive integer");
+    *target = n;
   }
   return absl::OkStatus();
 }

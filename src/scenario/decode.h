@@ -46,6 +46,9 @@ absl::StatusOr<std::optional<model::Workload>> DecodeJobWithMeta(const FieldRead
 absl::StatusOr<model::Configuration> DecodeConfiguration(const FieldReader& object,
                                                          KueueApiVersion version);
 absl::Status DecodeSimulation(const FieldReader& object, SimulationSettings* settings);
+// A Simulation's spec.limits: {nodes, workloads, queues: positive integers,
+// time: a duration} (see kueuesim/scenario/limits.h).
+absl::Status DecodeSimulationLimits(const FieldReader& limits, LimitOverrides* out);
 
 // Decodes a pod template (`template` of a pod set, Job, LWS) into the
 // scheduling-relevant parts of `pod_set`: effective requests, node

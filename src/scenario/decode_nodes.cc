@@ -2,6 +2,8 @@
 #include "scenario/decode_nodes.h"
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -10,13 +12,17 @@
 
 #include <fmt/format.h>
 
+#include "absl/container/flat_hash_set.h"
+
+#include "kueuesim/base/checked.h"
 #include "kueuesim/base/status.h"
 #include "scenario/decode.h"
 
 namespace kueuesim::scenario {
 namespace {
 
-// More nodes than any real cluster has; keeps a typo from eating memory.
+// Without a Budget (a caller decoding one pool on its own): more nodes than
+// any real cluster has, so that a typo does not eat memory.
 constexpr int64_t kMaxPoolNodes = 1000000;
 
 // A name or value pattern split into literal text and {placeholder}s.
@@ -121,7 +127,7 @@ struct Level {
 
 }  // namespace
 
-absl::StatusOr<std::vector<model::Node>> DecodeNodePool(const FieldReader& object) {
+absl::StatusOr<std::vector<model::Node>> DecodeNodePool(const FieldReader& object, Budget* budget, bool counted) {
   KUEUESIM_ASSIGN_OR_RETURN(model::ObjectMeta pool_meta, DecodeMeta(object, false));
   FieldReader spec = object.Field("spec");
   if (!spec.present()) return spec.Error("is required");
@@ -130,7 +136,12 @@ absl::StatusOr<std::vector<model::Node>> DecodeNodePool(const FieldReader& objec
       spec, {"count", "namePattern", "levels", "labels", "taints", "allocatable", "unschedulable", "ready"}));
 
   KUEUESIM_ASSIGN_OR_RETURN(int64_t count, spec.Field("count").Int64());
-  if (count < 1 || count > kMaxPoolNodes) {
+  if (count < 1) return spec.Field("count").Error("must be at least 1");
+  // The scenario's node budget (nodes of earlier objects included), before
+  // anything is generated; without one, a fixed cap.
+  if (budget != nullptr) {
+    KUEUESIM_RETURN_IF_ERROR(budget->Add(Budget::Kind::kNodes, count, spec.Field("count")));
+  } else if (!counted && count > kMaxPoolNodes) {
     return spec.Field("count").Error(fmt::format("must be between 1 and {}", kMaxPoolNodes));
   }
 
@@ -169,11 +180,13 @@ absl::StatusOr<std::vector<model::Node>> DecodeNodePool(const FieldReader& objec
     if (level.count < 1 || level.count > count) {
       return item.Field("count").Error(fmt::format("must be between 1 and the pool's count ({})", count));
     }
-    domains *= level.count;
-    if (domains > count) {
+    const std::optional<int64_t> product = CheckedMul(domains, level.count);
+    if (!product.has_value() || *product > count) {
       return item.Field("count").Error(fmt::format(
-          "the levels make {} or more domains at this level, more than the pool's {} nodes", domains, count));
+          "the levels make more domains at this level ({} x {}) than the pool's {} nodes", domains, level.count,
+          count));
     }
+    domains = *product;
     KUEUESIM_ASSIGN_OR_RETURN(auto value_pattern, item.Field("valuePattern").OptString());
     KUEUESIM_ASSIGN_OR_RETURN(level.value_pattern,
                               ParsePattern(item.Field("valuePattern"),
@@ -193,26 +206,29 @@ absl::StatusOr<std::vector<model::Node>> DecodeNodePool(const FieldReader& objec
                             ParsePattern(spec.Field("namePattern"), name_pattern_source, name_placeholders));
 
   // What every node shares.
-  model::Node prototype;
-  prototype.meta.source = pool_meta.source;
-  KUEUESIM_ASSIGN_OR_RETURN(prototype.meta.labels, spec.Field("labels").StringMap());
+  model::NodeTemplate shape;
+  shape.source = pool_meta.source;
+  shape.cluster = pool_meta.cluster;
+  KUEUESIM_ASSIGN_OR_RETURN(shape.labels, spec.Field("labels").StringMap());
   for (const auto& level : levels) {
-    if (prototype.meta.labels.contains(level.label)) {
+    if (shape.labels.contains(level.label)) {
       return spec.Field("labels").Field(level.label).Error("is set by a level; leave it out of labels");
     }
   }
-  if (prototype.meta.labels.contains(kHostnameLabel)) {
+  if (shape.labels.contains(kHostnameLabel)) {
     return spec.Field("labels").Field(kHostnameLabel).Error("is set to each node's name; leave it out");
   }
-  KUEUESIM_ASSIGN_OR_RETURN(prototype.taints, DecodeTaintList(spec.Field("taints")));
+  KUEUESIM_ASSIGN_OR_RETURN(shape.taints, DecodeTaintList(spec.Field("taints")));
   FieldReader allocatable = spec.Field("allocatable");
   if (!allocatable.present()) return allocatable.Error("is required");
   KUEUESIM_RETURN_IF_ERROR(allocatable.ExpectMapping());
   for (size_t i = 0; i < allocatable.node().size(); ++i) {
     std::string resource(allocatable.node().key(i));
-    KUEUESIM_ASSIGN_OR_RETURN(prototype.allocatable[resource],
-                              allocatable.Field(resource).AmountOf(resource, true));
+    KUEUESIM_ASSIGN_OR_RETURN(shape.allocatable[resource], allocatable.Field(resource).AmountOf(resource, true));
   }
+  model::Node prototype;
+  prototype.shared = std::make_shared<const model::NodeTemplate>(std::move(shape));
+  prototype.hostname_label = true;
   if (spec.Field("unschedulable").present()) {
     KUEUESIM_ASSIGN_OR_RETURN(prototype.unschedulable, spec.Field("unschedulable").Bool());
   }
@@ -222,40 +238,53 @@ absl::StatusOr<std::vector<model::Node>> DecodeNodePool(const FieldReader& objec
 
   // Generate: node n sits in innermost domain n / hosts_per_domain; its
   // index among that domain's hosts is n % hosts_per_domain. A level's
-  // domain index within its parent is {i}; across the pool, {g}.
+  // domain index within its parent is {i}; across the pool, {g}. The
+  // nodes of one innermost domain share its level labels.
   std::vector<model::Node> nodes;
   nodes.reserve(static_cast<size_t>(count));
-  std::set<std::string> names;
+  // Names are checked for repeats by view: `nodes` never reallocates.
+  absl::flat_hash_set<std::string_view> names;
+  names.reserve(static_cast<size_t>(count));
   std::vector<std::string> level_values(levels.size());
   std::vector<int64_t> level_global(levels.size(), -1);
+  std::vector<int64_t> within(levels.size());
+  std::vector<int64_t> global(levels.size());
+  std::shared_ptr<const model::Labels> domain_labels;
+  int64_t labelled_domain = -1;
   for (int64_t n = 0; n < count; ++n) {
     const int64_t domain = n / hosts_per_domain;
-    // Domain index per level, innermost last.
-    int64_t rest = domain;
-    std::vector<int64_t> within(levels.size());
-    std::vector<int64_t> global(levels.size());
-    int64_t below = 1;
-    for (size_t l = levels.size(); l-- > 0;) {
-      within[l] = rest % levels[l].count;
-      rest /= levels[l].count;
-      global[l] = domain / below;
-      below *= levels[l].count;
-    }
-    for (size_t l = 0; l < levels.size(); ++l) {
-      if (global[l] == level_global[l]) continue;
-      level_global[l] = global[l];
-      level_values[l] = Expand(levels[l].value_pattern, [&](const std::string& p) {
-        return std::to_string(p == "i" ? within[l] : global[l]);
-      });
-      if (!IsValidLabelValue(level_values[l])) {
-        return levels[l].field.Field("valuePattern").Error(
-            fmt::format("makes \"{}\", which is not a valid label value (at most 63 characters: alphanumerics, "
-                        "'-', '_', '.', starting and ending with an alphanumeric)",
-                        level_values[l]));
+    if (domain != labelled_domain && !levels.empty()) {
+      labelled_domain = domain;
+      // Domain index per level, innermost last.
+      int64_t rest = domain;
+      int64_t below = 1;
+      for (size_t l = levels.size(); l-- > 0;) {
+        within[l] = rest % levels[l].count;
+        rest /= levels[l].count;
+        global[l] = domain / below;
+        below *= levels[l].count;
       }
+      auto labels = std::make_shared<model::Labels>();
+      for (size_t l = 0; l < levels.size(); ++l) {
+        if (global[l] != level_global[l]) {
+          level_global[l] = global[l];
+          level_values[l] = Expand(levels[l].value_pattern, [&](const std::string& p) {
+            return std::to_string(p == "i" ? within[l] : global[l]);
+          });
+          if (!IsValidLabelValue(level_values[l])) {
+            return levels[l].field.Field("valuePattern").Error(
+                fmt::format("makes \"{}\", which is not a valid label value (at most 63 characters: alphanumerics, "
+                            "'-', '_', '.', starting and ending with an alphanumeric)",
+                            level_values[l]));
+          }
+        }
+        labels->emplace(levels[l].label, level_values[l]);
+      }
+      domain_labels = std::move(labels);
     }
-    model::Node node = prototype;
-    node.meta.name = Expand(name_pattern, [&](const std::string& p) -> std::string {
+    model::Node& node = nodes.emplace_back(prototype);
+    node.domain_labels = domain_labels;
+    node.name = Expand(name_pattern, [&](const std::string& p) -> std::string {
       if (p == "n") return std::to_string(n);
       if (p == "index") return std::to_string(n % hosts_per_domain);
       for (size_t l = 0; l < levels.size(); ++l) {
@@ -263,21 +292,18 @@ absl::StatusOr<std::vector<model::Node>> DecodeNodePool(const FieldReader& objec
       }
       return "";
     });
-    if (!IsValidNodeName(node.meta.name)) {
+    if (!IsValidNodeName(node.name)) {
       return spec.Field("namePattern").Error(fmt::format(
           "makes \"{}\", which is not a valid node name (lowercase alphanumerics, '-' and '.', starting and "
           "ending with an alphanumeric, at most 253 characters)",
-          node.meta.name));
+          node.name));
     }
-    if (!names.insert(node.meta.name).second) {
+    if (!names.insert(node.name).second) {
       return spec.Field("namePattern").Error(fmt::format(
           "\"{}\" makes the name \"{}\" twice; include {{index}} (the host within its innermost domain) or {{n}} "
           "(the node's number in the pool)",
-          name_pattern_source, node.meta.name));
+          name_pattern_source, node.name));
     }
-    for (size_t l = 0; l < levels.size(); ++l) node.meta.labels[levels[l].label] = level_values[l];
-    node.meta.labels[kHostnameLabel] = node.meta.name;
-    nodes.push_back(std::move(node));
   }
   return nodes;
 }

@@ -27,6 +27,7 @@
 
 #include "absl/status/statusor.h"
 #include "kueuesim/model/objects.h"
+#include "scenario/budget.h"
 #include "scenario/field.h"
 
 namespace kueuesim::scenario {
@@ -36,7 +37,12 @@ inline constexpr char kHostnameLabel[] = "kubernetes.io/hostname";
 
 // The nodes a kueuesim.io/v1alpha1 NodePool describes, in layout order (the
 // first level's first domain first, hosts in index order within a domain).
-absl::StatusOr<std::vector<model::Node>> DecodeNodePool(const FieldReader& object);
+// They share one model::NodeTemplate, and the nodes of an innermost domain
+// one list of level labels. spec.count is counted against `budget` before
+// any node is made; without a budget a pool has at most 1,000,000 nodes,
+// unless the caller `counted` it against its own budget already.
+absl::StatusOr<std::vector<model::Node>> DecodeNodePool(const FieldReader& object, Budget* budget = nullptr,
+                                                       bool counted = false);
 
 }  // namespace kueuesim::scenario
 

@@ -257,7 +257,7 @@ absl::StatusOr<bool> IsRunnable(const FieldReader& pod) {
 absl::StatusOr<std::vector<model::Workload>> SinglePodReplicas(
     const FieldReader& object, const model::ObjectMeta& owner, const std::string& owner_gvk,
     const FieldReader& pod_template, const model::Labels& pod_labels, int32_t replicas,
-    model::WorkloadSourceKind kind) {
+    model::WorkloadSourceKind kind, PendingReplicas* deferred) {
   model::Workload base;
   base.source_kind = kind;
   base.queue_name = Lookup(pod_labels, kQueueNameLabel);
@@ -277,12 +277,12 @@ absl::StatusOr<std::vector<model::Workload>> SinglePodReplicas(
   base.meta.creation_timestamp = owner.creation_timestamp;
   base.meta.source = owner.source;
   base.meta.cluster = owner.cluster;
+  PendingReplicas pending{std::move(base), fmt::format("pod-{}-", owner.name), replicas};
   std::vector<model::Workload> out;
-  out.reserve(static_cast<size_t>(replicas));
-  for (int32_t i = 0; i < replicas; ++i) {
-    model::Workload wl = base;
-    wl.meta.name = fmt::format("pod-{}-{}", owner.name, i);
-    out.push_back(std::move(wl));
+  if (deferred != nullptr) {
+    *deferred = std::move(pending);
+  } else {
+    MakeReplicas(pending, &out);
   }
   return out;
 }
@@ -351,7 +351,8 @@ absl::StatusOr<std::optional<model::Workload>> DecodePod(const FieldReader& obje
 }
 
 absl::StatusOr<std::optional<std::vector<model::Workload>>> DecodeDeployment(const FieldReader& object,
-                                                                           std::string* why_unmanaged) {
+                                                                           std::string* why_unmanaged,
+                                                                           PendingReplicas* deferred) {
   KUEUESIM_ASSIGN_OR_RETURN(OwnerTemplate owner, ReadOwner(object));
   // The webhook copies the Deployment's queue name and priority class onto
   // the pod template when the Deployment has a queue name; otherwise the pods
@@ -372,12 +373,14 @@ absl::StatusOr<std::optional<std::vector<model::Workload>>> DecodeDeployment(con
   KUEUESIM_RETURN_IF_ERROR(ReadManagedOwner(&owner));
   KUEUESIM_ASSIGN_OR_RETURN(auto workloads,
                             SinglePodReplicas(object, owner.meta, "apps/v1, Kind=Deployment", owner.pod_template,
-                                              pod_labels, owner.replicas, model::WorkloadSourceKind::kDeployment));
+                                              pod_labels, owner.replicas, model::WorkloadSourceKind::kDeployment,
+                                              deferred));
   return std::optional<std::vector<model::Workload>>(std::move(workloads));
 }
 
 absl::StatusOr<std::optional<std::vector<model::Workload>>> DecodeStatefulSet(const FieldReader& object,
-                                                                            std::string* why_unmanaged) {
+                                                                            std::string* why_unmanaged,
+                                                                            PendingReplicas* deferred) {
   KUEUESIM_ASSIGN_OR_RETURN(OwnerTemplate owner, ReadOwner(object));
   constexpr char kGvk[] = "apps/v1, Kind=StatefulSet";
   KUEUESIM_ASSIGN_OR_RETURN(
@@ -404,7 +407,7 @@ absl::StatusOr<std::optional<std::vector<model::Workload>>> DecodeStatefulSet(co
     KUEUESIM_RETURN_IF_ERROR(ReadManagedOwner(&owner));
     KUEUESIM_ASSIGN_OR_RETURN(auto workloads,
                               SinglePodReplicas(object, owner.meta, kGvk, owner.pod_template, owner.template_labels,
-                                                owner.replicas, model::WorkloadSourceKind::kPod));
+                                                owner.replicas, model::WorkloadSourceKind::kPod, deferred));
     return std::optional<std::vector<model::Workload>>(std::move(workloads));
   }
   KUEUESIM_RETURN_IF_ERROR(ReadManagedOwner(&owner));
@@ -427,6 +430,14 @@ absl::StatusOr<std::optional<std::vector<model::Workload>>> DecodeStatefulSet(co
   // Kueue creates no Workload for a StatefulSet scaled to zero.
   if (owner.replicas > 0) out.push_back(std::move(wl));
   return std::optional<std::vector<model::Workload>>(std::move(out));
+}
+
+void MakeReplicas(const PendingReplicas& pending, std::vector<model::Workload>* out) {
+  out->reserve(out->size() + static_cast<size_t>(std::max(pending.replicas, 0)));
+  for (int32_t i = 0; i < pending.replicas; ++i) {
+    model::Workload& wl = out->emplace_back(pending.prototype);
+    wl.meta.name = pending.name_prefix + std::to_string(i);
+  }
 }
 
 // --- Pod groups ---

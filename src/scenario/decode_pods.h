@@ -44,8 +44,13 @@ absl::StatusOr<std::optional<model::Workload>> DecodePod(const FieldReader& obje
 // kDeployment), each with a pod set "main" of count 1. nullopt when Kueue does
 // not manage the Deployment (see `why_unmanaged`); an empty vector for
 // replicas: 0.
+//
+// With `deferred` given, the replica Workloads are not made: the vector is
+// empty and `deferred` describes them (MakeReplicas makes them), so that a
+// loader can count them against its budget first.
+struct PendingReplicas;
 absl::StatusOr<std::optional<std::vector<model::Workload>>> DecodeDeployment(
-    const FieldReader& object, std::string* why_unmanaged = nullptr);
+    const FieldReader& object, std::string* why_unmanaged = nullptr, PendingReplicas* deferred = nullptr);
 
 // An apps/v1 StatefulSet. Labelled with the queue name on the StatefulSet: one
 // pod-group Workload "statefulset-<name>" (source kStatefulSet) with one pod
@@ -54,8 +59,19 @@ absl::StatusOr<std::optional<std::vector<model::Workload>>> DecodeDeployment(
 // and the pod integration admits each replica on its own, as for a
 // Deployment: Workloads "pod-<name>-<i>" (source kPod). nullopt when Kueue
 // does not manage it (see `why_unmanaged`).
+// `deferred` as for DecodeDeployment (the pod-group Workload is always made).
 absl::StatusOr<std::optional<std::vector<model::Workload>>> DecodeStatefulSet(
-    const FieldReader& object, std::string* why_unmanaged = nullptr);
+    const FieldReader& object, std::string* why_unmanaged = nullptr, PendingReplicas* deferred = nullptr);
+
+// Replica Workloads of the pod integration not made yet: replica i is
+// `prototype` named `name_prefix` + i.
+struct PendingReplicas {
+  model::Workload prototype;
+  std::string name_prefix;
+  int32_t replicas = 0;
+};
+// Appends the replicas, in order, to `out`.
+void MakeReplicas(const PendingReplicas& pending, std::vector<model::Workload>* out);
 
 // All decoders: the Workload's priority class is set from the
 // kueue.x-k8s.io/priority-class label (of the pod, of the Deployment or its

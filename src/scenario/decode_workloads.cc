@@ -217,22 +217,21 @@ absl::StatusOr<model::Change> DecodeNodeChange(const FieldReader& spec, model::C
   }
   if (node.present()) {
     KUEUESIM_RETURN_IF_ERROR(node.ExpectMapping());
-    model::Node n;
-    n.meta.name = change.target_name;
-    n.meta.source = change.source;
-    KUEUESIM_ASSIGN_OR_RETURN(n.meta.labels, node.Field("labels").StringMap());
-    auto hostname = n.meta.labels.find(kHostnameLabel);
-    if (hostname == n.meta.labels.end()) {
-      n.meta.labels[kHostnameLabel] = n.meta.name;  // as the kubelet sets it
-    }
-    KUEUESIM_ASSIGN_OR_RETURN(n.taints, DecodeTaintList(node.Field("taints")));
+    model::NodeTemplate own;
+    own.source = change.source;
+    KUEUESIM_ASSIGN_OR_RETURN(own.labels, node.Field("labels").StringMap());
+    KUEUESIM_ASSIGN_OR_RETURN(own.taints, DecodeTaintList(node.Field("taints")));
     FieldReader allocatable = node.Field("allocatable");
     if (!allocatable.present()) return allocatable.Error("is required");
     KUEUESIM_RETURN_IF_ERROR(allocatable.ExpectMapping());
     for (size_t i = 0; i < allocatable.node().size(); ++i) {
       std::string resource(allocatable.node().key(i));
-      KUEUESIM_ASSIGN_OR_RETURN(n.allocatable[resource], allocatable.Field(resource).AmountOf(resource, true));
+      KUEUESIM_ASSIGN_OR_RETURN(own.allocatable[resource], allocatable.Field(resource).AmountOf(resource, true));
     }
+    // kubernetes.io/hostname is the node's name unless the labels say (as the kubelet sets it).
+    const bool hostname_given = own.labels.contains(kHostnameLabel);
+    model::Node n(change.target_name, std::move(own));
+    n.hostname_label = !hostname_given;
     if (node.Field("unschedulable").present()) {
       KUEUESIM_ASSIGN_OR_RETURN(n.unschedulable, node.Field("unschedulable").Bool());
     }

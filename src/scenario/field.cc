@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -121,6 +122,14 @@ absl::StatusOr<SimDuration> FieldReader::Duration() const {
   if (!node_.IsScalar()) return Error(node_.valid() ? "must be a duration" : "is required");
   auto parsed = ParseDuration(node_.scalar());
   if (!parsed.ok()) return Error(StatusMessage(parsed.status()));
+  // Kubernetes durations are Go's time.Duration (int64 nanoseconds): at
+  // most about 292 years. Keeping to it also keeps every sum of a time and
+  // a few durations far from int64 microseconds' end.
+  constexpr SimDuration kMaxGoDuration = std::numeric_limits<int64_t>::max() / 1000;
+  if (*parsed > kMaxGoDuration) {
+    return Error(fmt::format("\"{}\" is longer than a Kubernetes duration can be (2562047h47m16.854775807s)",
+                             node_.scalar()));
+  }
   return *parsed;
 }
 

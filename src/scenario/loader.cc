@@ -1,6 +1,7 @@
 // Loading scenario files: documents in, objects grouped by cluster out.
 #include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
@@ -12,8 +13,10 @@
 #include "kueuesim/base/status.h"
 #include "kueuesim/doc/reader.h"
 #include "kueuesim/scenario/scenario.h"
+#include "kueuesim/base/checked.h"
 #include "kueuesim/trace/importers.h"
 #include "kueuesim/scenario/default_durations.h"
+#include "scenario/budget.h"
 #include "scenario/decode.h"
 #include "scenario/decode_cronjob.h"
 #include "scenario/decode_dra.h"
@@ -37,23 +40,33 @@ constexpr UnixMicros kDefaultStartTime = 1735689600LL * kSecond;  // 2025-01-01T
 
 class Loader {
  public:
+  explicit Loader(const LoadOptions& options) : budget_(options.limits) {}
+
   absl::Status LoadDocument(doc::Document&& document) {
     ++scenario_.report.documents;
     current_cluster_ = file_cluster_;
     // Nodes point at their Document, so it goes to the heap before it is
-    // read: objects resolved at the end (TrainJobs and their runtimes) keep it.
+    // read: objects resolved at the end (NodePools whose nodes are made then,
+    // TrainJobs and their runtimes) keep it until Finish.
     auto owned = std::make_unique<doc::Document>(std::move(document));
     keep_document_ = false;
-    KUEUESIM_RETURN_IF_ERROR(LoadNode(owned->root(), /*in_list=*/false));
-    if (keep_document_) kept_documents_.push_back(std::move(owned));
-    return absl::OkStatus();
+    const size_t pools_before = deferred_pools_.size();
+    absl::Status status = LoadNode(owned->root(), /*in_list=*/false);
+    if (keep_document_ || deferred_pools_.size() != pools_before) kept_documents_.push_back(std::move(owned));
+    return status;
   }
 
   void StartFile() { file_cluster_.clear(); }
 
   absl::StatusOr<Scenario> Finish() {
+    KUEUESIM_RETURN_IF_ERROR(MakeDeferredPools());
+    MakeDeferredReplicas();
     KUEUESIM_RETURN_IF_ERROR(FinishPodGroups());
     KUEUESIM_RETURN_IF_ERROR(FinishIntegratedKinds());
+    KUEUESIM_RETURN_IF_ERROR(CountLeaderWorkerSetScaling());
+    KUEUESIM_RETURN_IF_ERROR(budget_.Finish());
+    scenario_.limits = budget_.limits();
+    for (trace::TraceSpec& trace : scenario_.traces) trace.time_limit = scenario_.limits.time;
     KUEUESIM_RETURN_IF_ERROR(ValidateScenario(&scenario_));
     WarnAboutUnsimulatedKinds();
     CountRunTimes();
@@ -117,6 +130,9 @@ class Loader {
                                api_version));
       }
       if (kind == "ResourceFlavor") return Add(&cluster.resource_flavors, DecodeResourceFlavor(object));
+      if (kind == "ClusterQueue" || kind == "Cohort" || kind == "LocalQueue") {
+        KUEUESIM_RETURN_IF_ERROR(budget_.Add(Budget::Kind::kQueues, 1, object));
+      }
       if (kind == "ClusterQueue") return Add(&cluster.cluster_queues, DecodeClusterQueue(object, version));
       if (kind == "Cohort") return Add(&cluster.cohorts, DecodeCohort(object, version));
       if (kind == "LocalQueue") return Add(&cluster.local_queues, DecodeLocalQueue(object));
@@ -148,19 +164,36 @@ class Loader {
       return absl::OkStatus();
     } else if (api_version == "v1") {
       if (kind == "Namespace") return Add(&cluster.namespaces, DecodeNamespace(object));
-      if (kind == "Node") return Add(&cluster.nodes, DecodeNode(object));
+      if (kind == "Node") {
+        KUEUESIM_RETURN_IF_ERROR(budget_.Add(Budget::Kind::kNodes, 1, object));
+        return Add(&cluster.nodes, DecodeNode(object));
+      }
       if (kind == "Pod") return LoadPod(object, root, name, &cluster);
     } else if (api_version == "apps/v1" && (kind == "Deployment" || kind == "StatefulSet")) {
+      // The replica Workloads of the pod integration are counted now and
+      // made when loading ends: a scenario beyond the budget is refused
+      // before any of them is made.
       std::string why_unmanaged;
-      auto workloads = kind == "Deployment" ? DecodeDeployment(object, &why_unmanaged)
-                                            : DecodeStatefulSet(object, &why_unmanaged);
+      PendingReplicas pending;
+      auto workloads = kind == "Deployment" ? DecodeDeployment(object, &why_unmanaged, &pending)
+                                            : DecodeStatefulSet(object, &why_unmanaged, &pending);
       if (!workloads.ok()) return workloads.status();
       if (!workloads->has_value()) {
         scenario_.report.warnings.push_back(
             fmt::format("{}:{}: {} \"{}\" {}", root.file(), root.position().line, kind, name, why_unmanaged));
         return absl::OkStatus();
       }
-      for (auto& workload : **workloads) KUEUESIM_RETURN_IF_ERROR(AddWorkload(&cluster, std::move(workload)));
+      const int64_t made = static_cast<int64_t>((*workloads)->size()) + pending.replicas;
+      KUEUESIM_RETURN_IF_ERROR(budget_.Add(Budget::Kind::kWorkloads, made, object.Field("spec").Field("replicas")));
+      for (auto& workload : **workloads) {
+        KUEUESIM_RETURN_IF_ERROR(AddWorkload(&cluster, std::move(workload), /*counted=*/true));
+      }
+      if (pending.replicas > 0) {
+        pending.prototype.meta.name = pending.name_prefix + "0";  // for messages; MakeReplicas names each
+        KUEUESIM_RETURN_IF_ERROR(CheckWorkloadBudget(pending.prototype, /*counted=*/true));
+        deferred_.push_back({cluster.name, next_sequence_, std::move(pending)});
+        next_sequence_ += deferred_.back().replicas.replicas;
+      }
       return absl::OkStatus();
     } else if (group == "resource.k8s.io" &&
                (kind == "ResourceSlice" || kind == "DeviceClass" || kind == "ResourceClaimTemplate")) {
@@ -191,6 +224,8 @@ class Loader {
             root.file(), root.position().line, name));
         return absl::OkStatus();
       }
+      // One Workload per group.
+      KUEUESIM_RETURN_IF_ERROR(budget_.Add(Budget::Kind::kWorkloads, lws.replicas, object.Field("spec").Field("replicas")));
       lws.input_sequence = next_sequence_++;
       cluster.leader_worker_sets.push_back(std::move(lws));
       return absl::OkStatus();
@@ -245,6 +280,7 @@ class Loader {
     kept_documents_.clear();
     std::set<std::string> touched;
     for (auto& [cluster_name, workload] : resolved) {
+      KUEUESIM_RETURN_IF_ERROR(CheckWorkloadBudget(workload, /*counted=*/false));
       scenario_.Cluster(cluster_name).workloads.push_back(std::move(workload));
       touched.insert(cluster_name);
     }
@@ -350,17 +386,29 @@ class Loader {
     if (kind == "Simulation") {
       if (has_simulation_) return object.Error("a second Simulation object");
       has_simulation_ = true;
-      return DecodeSimulation(object, &scenario_.settings);
+      KUEUESIM_RETURN_IF_ERROR(DecodeSimulation(object, &scenario_.settings));
+      budget_.SetSimulationLimits(scenario_.settings.limits, scenario_.settings.source);
+      if (scenario_.settings.until.has_value()) {
+        KUEUESIM_RETURN_IF_ERROR(budget_.CheckTime(*scenario_.settings.until, object.Field("spec").Field("until")));
+      }
+      return absl::OkStatus();
     }
     if (kind == "Change") {
       KUEUESIM_ASSIGN_OR_RETURN(model::Change change, DecodeChange(object));
+      KUEUESIM_RETURN_IF_ERROR(budget_.CheckTime(change.at, object.Field("spec").Field("at")));
       scenario_.Cluster(current_cluster_).changes.push_back(std::move(change));
       return absl::OkStatus();
     }
     if (kind == "NodePool") {
-      KUEUESIM_ASSIGN_OR_RETURN(std::vector<model::Node> nodes, DecodeNodePool(object));
+      // Counted now, made when loading ends (in their place among the
+      // cluster's nodes): a scenario beyond the budget is refused before
+      // any node is made. The decoder reports a malformed count.
+      FieldReader count = object.Field("spec").Field("count");
+      if (auto n = count.present() ? count.Int64() : absl::StatusOr<int64_t>(0); n.ok() && *n >= 1) {
+        KUEUESIM_RETURN_IF_ERROR(budget_.Add(Budget::Kind::kNodes, *n, count));
+      }
       ClusterSpec& cluster = ClusterFor(object.node());
-      for (auto& node : nodes) cluster.nodes.push_back(std::move(node));
+      deferred_pools_.push_back({object, cluster.name, cluster.nodes.size()});
       return absl::OkStatus();
     }
     if (kind == "Cluster") {
@@ -393,8 +441,12 @@ class Loader {
     const bool cluster_given = root.Get("spec").Get("cluster").IsScalar() ||
                                root.Get("metadata").Get("annotations").Get(kClusterAnnotation).IsScalar();
     if (!cluster_given) spec.cluster = current_cluster_;
+    KUEUESIM_RETURN_IF_ERROR(CountTrace(spec));
     auto generated = trace::GeneratedObjectsFor(spec);
     if (!generated.ok()) return generated.status();
+    // Nodes read from a trace's node list (bounded by that file).
+    KUEUESIM_RETURN_IF_ERROR(budget_.Add(Budget::Kind::kNodes, static_cast<int64_t>(generated->nodes.size()),
+                                         object.Field("spec").Field("options").Field("nodes")));
     ClusterSpec& cluster = scenario_.Cluster(spec.cluster);
     auto append = [](auto* into, auto& from) {
       for (auto& item : from) into->push_back(std::move(item));
@@ -433,7 +485,10 @@ class Loader {
                                 collector.Finish(&scenario_.report.warnings));
       if (groups.empty()) continue;
       std::vector<model::Workload>& workloads = scenario_.Cluster(cluster_name).workloads;
-      for (auto& workload : groups) workloads.push_back(std::move(workload));
+      for (auto& workload : groups) {
+        KUEUESIM_RETURN_IF_ERROR(CheckWorkloadBudget(workload, /*counted=*/false));
+        workloads.push_back(std::move(workload));
+      }
       std::stable_sort(workloads.begin(), workloads.end(), [](const model::Workload& a, const model::Workload& b) {
         return a.input_sequence < b.input_sequence;
       });
@@ -455,14 +510,127 @@ class Loader {
     return absl::OkStatus();
   }
 
-  absl::Status AddWorkload(ClusterSpec* cluster, absl::StatusOr<model::Workload> workload) {
+  absl::Status AddWorkload(ClusterSpec* cluster, absl::StatusOr<model::Workload> workload, bool counted = false) {
     if (!workload.ok()) return workload.status();
+    KUEUESIM_RETURN_IF_ERROR(CheckWorkloadBudget(*workload, counted));
     workload->input_sequence = next_sequence_++;
     if (workload->object_kind.empty()) workload->object_kind = current_kind_;
     cluster->workloads.push_back(*std::move(workload));
     return absl::OkStatus();
   }
 
+  // The NodePools counted while loading, their nodes made now and put
+  // where the pool was read among the cluster's nodes.
+  absl::Status MakeDeferredPools() {
+    std::map<std::string, size_t> inserted;  // by cluster: nodes put before
+    for (const DeferredPool& pool : deferred_pools_) {
+      KUEUESIM_ASSIGN_OR_RETURN(std::vector<model::Node> nodes,
+                                DecodeNodePool(pool.object, nullptr, /*counted=*/true));
+      std::vector<model::Node>& into = scenario_.Cluster(pool.cluster).nodes;
+      size_t& before = inserted[pool.cluster];
+      const size_t made = nodes.size();
+      const auto at = into.begin() + static_cast<std::ptrdiff_t>(pool.index + before);
+      if (into.empty()) {
+        into = std::move(nodes);
+      } else {
+        into.insert(at, std::make_move_iterator(nodes.begin()), std::make_move_iterator(nodes.end()));
+      }
+      before += made;
+    }
+    deferred_pools_.clear();  // their documents are freed by FinishIntegratedKinds
+    return absl::OkStatus();
+  }
+
+  // The replica Workloads counted while loading, made now in their place
+  // (their input sequence numbers were kept for them).
+  void MakeDeferredReplicas() {
+    std::set<std::string> clusters;
+    for (DeferredReplicas& deferred : deferred_) {
+      std::vector<model::Workload>& workloads = scenario_.Cluster(deferred.cluster).workloads;
+      const size_t first = workloads.size();
+      MakeReplicas(deferred.replicas, &workloads);
+      for (size_t i = first; i < workloads.size(); ++i) {
+        workloads[i].input_sequence = deferred.first_sequence + static_cast<int64_t>(i - first);
+      }
+      clusters.insert(deferred.cluster);
+    }
+    for (const std::string& name : clusters) {
+      std::vector<model::Workload>& workloads = scenario_.Cluster(name).workloads;
+      std::stable_sort(workloads.begin(), workloads.end(), [](const model::Workload& a, const model::Workload& b) {
+        return a.input_sequence < b.input_sequence;
+      });
+    }
+    deferred_.clear();
+  }
+
+  // A static workload: counted (unless its owner counted it) and its times
+  // within the simulated time range.
+  absl::Status CheckWorkloadBudget(const model::Workload& workload, bool counted) {
+    const std::string where =
+        fmt::format("{}: Workload \"{}\"", workload.meta.source.ToString(), workload.meta.name);
+    if (!counted) KUEUESIM_RETURN_IF_ERROR(budget_.Add(Budget::Kind::kWorkloads, 1, where));
+    KUEUESIM_RETURN_IF_ERROR(budget_.CheckTime(workload.arrival, where + ": arrival"));
+    if (workload.duration.has_value()) {
+      KUEUESIM_RETURN_IF_ERROR(budget_.CheckTime(*workload.duration, where + ": duration"));
+    }
+    return absl::OkStatus();
+  }
+
+  // What a trace generates, counted before it is generated: a generator's
+  // cohorts, ClusterQueues and LocalQueues, its workloads (all of them can
+  // be pending at once) and its last arrival.
+  absl::Status CountTrace(const trace::TraceSpec& spec) {
+    KUEUESIM_ASSIGN_OR_RETURN(trace::GeneratedExtent extent, trace::MeasureGenerated(spec));
+    const std::string where = fmt::format("{}: Trace \"{}\": spec.path {}", spec.source.ToString(), spec.name, spec.path);
+    const std::optional<int64_t> queues = CheckedAdd(CheckedMul(extent.cluster_queues, 2), extent.cohorts);
+    KUEUESIM_RETURN_IF_ERROR(budget_.Add(Budget::Kind::kQueues, queues.value_or(INT64_MAX), where));
+    const int64_t workloads = spec.limit.has_value() ? std::min(*spec.limit, extent.workloads) : extent.workloads;
+    KUEUESIM_RETURN_IF_ERROR(budget_.Add(Budget::Kind::kWorkloads, workloads, where));
+    KUEUESIM_RETURN_IF_ERROR(budget_.CheckTime(extent.last_arrival, where + ": the last arrival"));
+    KUEUESIM_RETURN_IF_ERROR(budget_.CheckTime(extent.longest_duration, where + ": the longest runtime"));
+    return absl::OkStatus();
+  }
+
+  // A LeaderWorkerSet's groups were counted at spec.replicas; a Change that
+  // scales it beyond counts the difference (the largest scale of each).
+  absl::Status CountLeaderWorkerSetScaling() {
+    for (const ClusterSpec& cluster : scenario_.clusters) {
+      for (const model::LeaderWorkerSet& lws : cluster.leader_worker_sets) {
+        const model::Change* largest = nullptr;
+        for (const model::Change& change : cluster.changes) {
+          if (change.target_kind != "LeaderWorkerSet" || change.target_name != lws.meta.name ||
+              change.target_namespace != lws.meta.namespace_ || !change.replicas.has_value()) {
+            continue;
+          }
+          if (*change.replicas > lws.replicas && (largest == nullptr || *change.replicas > *largest->replicas)) {
+            largest = &change;
+          }
+        }
+        if (largest == nullptr) continue;
+        KUEUESIM_RETURN_IF_ERROR(budget_.Add(
+            Budget::Kind::kWorkloads, int64_t{*largest->replicas} - lws.replicas,
+            fmt::format("{}: Change \"{}\": spec.replicas", largest->source.ToString(), largest->name)));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  struct DeferredReplicas {
+    std::string cluster;
+    int64_t first_sequence = 0;
+    PendingReplicas replicas;
+  };
+
+  struct DeferredPool {
+    FieldReader object;  // reads its document in kept_documents_
+    std::string cluster;
+    size_t index = 0;  // the cluster's node count when it was read
+  };
+
+  Budget budget_;
+  std::vector<DeferredReplicas> deferred_;
+  std::vector<DeferredPool> deferred_pools_;
+  std::vector<std::unique_ptr<doc::Document>> kept_documents_;
   Scenario scenario_;
   std::string file_cluster_;
   std::string current_cluster_;
@@ -541,9 +709,9 @@ absl::StatusOr<std::vector<std::string>> ExpandScenarioPaths(const std::vector<s
 
 }  // namespace
 
-absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& given_paths) {
+absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& given_paths, const LoadOptions& options) {
   KUEUESIM_ASSIGN_OR_RETURN(std::vector<std::string> paths, ExpandScenarioPaths(given_paths));
-  Loader loader;
+  Loader loader(options);
   for (const auto& path : paths) {
     loader.StartFile();
     KUEUESIM_RETURN_IF_ERROR(doc::ReadFile(
@@ -553,8 +721,8 @@ absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& given
 }
 
 absl::StatusOr<Scenario> LoadScenarioStrings(
-    const std::vector<std::pair<std::string, std::string>>& named_texts) {
-  Loader loader;
+    const std::vector<std::pair<std::string, std::string>>& named_texts, const LoadOptions& options) {
+  Loader loader(options);
   for (const auto& [name, text] : named_texts) {
     loader.StartFile();
     KUEUESIM_RETURN_IF_ERROR(doc::ReadString(

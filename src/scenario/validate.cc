@@ -7,11 +7,14 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/depth_first_search.hpp>
 #include <fmt/format.h>
+
+#include "absl/container/flat_hash_map.h"
 
 #include "kueuesim/base/status.h"
 
@@ -39,6 +42,22 @@ absl::Status CheckDuplicates(const std::vector<T>& objects, const std::string& k
       return ObjectError(object.meta, kind, "metadata.name",
                          fmt::format("duplicate object: already defined at {}{}", Where(*it->second),
                                      cluster.empty() ? "" : " in cluster \"" + cluster + "\""));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// CheckDuplicates for Nodes (cluster-scoped, compact: names are viewed, not
+// copied, as a scenario may have a million).
+absl::Status CheckDuplicateNodes(const std::vector<model::Node>& nodes, const std::string& cluster) {
+  absl::flat_hash_map<std::string_view, const model::Node*> seen;
+  seen.reserve(nodes.size());
+  for (const model::Node& node : nodes) {
+    auto [it, inserted] = seen.emplace(node.name, &node);
+    if (!inserted) {
+      return InvalidArgument(fmt::format("{}: Node \"{}\": metadata.name: duplicate object: already defined at {}{}",
+                                         node.source().ToString(), node.name, it->second->source().ToString(),
+                                         cluster.empty() ? "" : " in cluster \"" + cluster + "\""));
     }
   }
   return absl::OkStatus();
@@ -196,7 +215,7 @@ absl::Status ValidateCluster(ClusterSpec* cluster, LoadReport* report) {
   KUEUESIM_RETURN_IF_ERROR(CheckDuplicates(cluster->namespaces, "Namespace", cname));
   KUEUESIM_RETURN_IF_ERROR(CheckDuplicates(cluster->admission_checks, "AdmissionCheck", cname));
   KUEUESIM_RETURN_IF_ERROR(CheckDuplicates(cluster->topologies, "Topology", cname));
-  KUEUESIM_RETURN_IF_ERROR(CheckDuplicates(cluster->nodes, "Node", cname));
+  KUEUESIM_RETURN_IF_ERROR(CheckDuplicateNodes(cluster->nodes, cname));
   KUEUESIM_RETURN_IF_ERROR(CheckDuplicates(cluster->workloads, "Workload", cname));
 
   std::set<std::string> flavors;
@@ -234,15 +253,10 @@ absl::Status ValidateCluster(ClusterSpec* cluster, LoadReport* report) {
       int64_t left_out = 0;
       std::string first_missing;
       for (const auto& node : cluster->nodes) {
-        bool matches_flavor = true;
-        for (const auto& [key, value] : flavor.node_labels) {
-          auto it = node.meta.labels.find(key);
-          matches_flavor = matches_flavor && it != node.meta.labels.end() && it->second == value;
-        }
-        if (!matches_flavor) continue;
+        if (!node.HasLabels(flavor.node_labels)) continue;
         for (const auto& level : topology.levels) {
-          if (node.meta.labels.contains(level)) continue;
-          if (left_out++ == 0) first_missing = fmt::format("Node \"{}\" has no label {}", node.meta.name, level);
+          if (node.FindLabel(level) != nullptr) continue;
+          if (left_out++ == 0) first_missing = fmt::format("Node \"{}\" has no label {}", node.name, level);
           break;
         }
       }

@@ -25,7 +25,10 @@
 // allocatable cpu, memory, pods 110, and for GPU nodes gpu GPUs and
 // gpu*1000 gpu-milli.
 #include <cmath>
+#include <map>
 #include <memory>
+#include <string>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
@@ -175,6 +178,7 @@ absl::StatusOr<GeneratedObjects> AlibabaGpu2023Objects(const TraceSpec& spec) {
     columns.push_back(*column);
   }
   const std::optional<size_t> model_column = reader->Column("model");
+  std::map<std::tuple<std::string, int64_t, int64_t, int64_t>, std::shared_ptr<const model::NodeTemplate>> shapes;
   while (true) {
     KUEUESIM_ASSIGN_OR_RETURN(bool more, reader->Next());
     if (!more) break;
@@ -183,28 +187,37 @@ absl::StatusOr<GeneratedObjects> AlibabaGpu2023Objects(const TraceSpec& spec) {
     };
     if (!reader->malformed().empty()) return error("malformed CSV: " + reader->malformed());
     if (reader->size() != reader->header().size()) return error("wrong number of fields");
-    model::Node node;
-    node.meta.name = std::string(reader->Get(columns[0]));
-    if (node.meta.name.empty()) return error("empty sn");
-    node.meta.source = {path, static_cast<int32_t>(reader->line())};
-    node.meta.cluster = spec.cluster;
+    std::string name(reader->Get(columns[0]));
+    if (name.empty()) return error("empty sn");
     auto cpu = ParseInt(reader->Get(columns[1]));
     auto memory = ParseInt(reader->Get(columns[2]));
     auto gpu = ParseInt(reader->Get(columns[3]));
     if (!cpu.has_value() || *cpu < 0) return error("bad cpu_milli");
     if (!memory.has_value() || *memory < 0 || *memory > (int64_t{1} << 40)) return error("bad memory_mib");
     if (!gpu.has_value() || *gpu < 0 || *gpu > 1'000'000) return error("bad gpu");
-    node.meta.labels["kubernetes.io/hostname"] = node.meta.name;
-    if (model_column.has_value() && !reader->Get(*model_column).empty()) {
-      node.meta.labels[model_label] = std::string(reader->Get(*model_column));
+    const std::string gpu_model =
+        model_column.has_value() ? std::string(reader->Get(*model_column)) : std::string();
+    // Nodes of one shape share their labels and allocatable (the source
+    // names the first node of the shape).
+    std::shared_ptr<const model::NodeTemplate>& shared = shapes[{gpu_model, *cpu, *memory, *gpu}];
+    if (shared == nullptr) {
+      model::NodeTemplate shape;
+      shape.source = {path, static_cast<int32_t>(reader->line())};
+      shape.cluster = spec.cluster;
+      if (!gpu_model.empty()) shape.labels[model_label] = gpu_model;
+      shape.allocatable["cpu"] = *cpu;
+      shape.allocatable["memory"] = *memory * kMiB;
+      shape.allocatable["pods"] = 110;
+      if (*gpu > 0) {
+        shape.allocatable[gpu_resource] = *gpu;
+        shape.allocatable[gpu_milli_resource] = *gpu * 1000;
+      }
+      shared = std::make_shared<const model::NodeTemplate>(std::move(shape));
     }
-    node.allocatable["cpu"] = *cpu;
-    node.allocatable["memory"] = *memory * kMiB;
-    node.allocatable["pods"] = 110;
-    if (*gpu > 0) {
-      node.allocatable[gpu_resource] = *gpu;
-      node.allocatable[gpu_milli_resource] = *gpu * 1000;
-    }
+    model::Node node;
+    node.name = std::move(name);
+    node.shared = shared;
+    node.hostname_label = true;
     out.nodes.push_back(std::move(node));
   }
   return out;

@@ -22,6 +22,7 @@ absl::StatusOr<std::unique_ptr<RecordFormat>> OpenHelios(const TraceSpec& spec);
 absl::StatusOr<std::unique_ptr<RecordFormat>> OpenPollux(const TraceSpec& spec);
 
 absl::StatusOr<GeneratedObjects> PerfGeneratorObjects(const TraceSpec& spec);
+absl::StatusOr<GeneratedExtent> PerfGeneratorExtent(const TraceSpec& spec);
 absl::StatusOr<GeneratedObjects> AlibabaGpu2023Objects(const TraceSpec& spec);
 
 }  // namespace kueuesim::trace::internal

@@ -14,17 +14,18 @@ struct Format {
   const char* name;
   absl::StatusOr<std::unique_ptr<internal::RecordFormat>> (*open)(const TraceSpec&);
   absl::StatusOr<GeneratedObjects> (*objects)(const TraceSpec&);
+  absl::StatusOr<GeneratedExtent> (*extent)(const TraceSpec&);
 };
 
 constexpr Format kFormats[] = {
-    {"native-csv", internal::OpenNativeCsv, nullptr},
-    {"native-jsonl", internal::OpenNativeJsonl, nullptr},
-    {"kueue-workloads", internal::OpenKueueWorkloads, nullptr},
-    {"kueue-perf-generator", internal::OpenPerfGenerator, internal::PerfGeneratorObjects},
-    {"alibaba-gpu-2023", internal::OpenAlibabaGpu2023, internal::AlibabaGpu2023Objects},
-    {"philly", internal::OpenPhilly, nullptr},
-    {"helios", internal::OpenHelios, nullptr},
-    {"pollux", internal::OpenPollux, nullptr},
+    {"native-csv", internal::OpenNativeCsv, nullptr, nullptr},
+    {"native-jsonl", internal::OpenNativeJsonl, nullptr, nullptr},
+    {"kueue-workloads", internal::OpenKueueWorkloads, nullptr, nullptr},
+    {"kueue-perf-generator", internal::OpenPerfGenerator, internal::PerfGeneratorObjects, internal::PerfGeneratorExtent},
+    {"alibaba-gpu-2023", internal::OpenAlibabaGpu2023, internal::AlibabaGpu2023Objects, nullptr},
+    {"philly", internal::OpenPhilly, nullptr, nullptr},
+    {"helios", internal::OpenHelios, nullptr, nullptr},
+    {"pollux", internal::OpenPollux, nullptr, nullptr},
 };
 
 absl::StatusOr<const Format*> FindFormat(const TraceSpec& spec) {
@@ -75,6 +76,15 @@ absl::StatusOr<GeneratedObjects> GeneratedObjectsFor(const TraceSpec& spec) {
   auto objects = format->objects(spec);
   if (!objects.ok()) return internal::TraceError(spec, objects.status());
   return objects;
+}
+
+absl::StatusOr<GeneratedExtent> MeasureGenerated(const TraceSpec& spec) {
+  KUEUESIM_ASSIGN_OR_RETURN(const Format* format, FindFormat(spec));
+  KUEUESIM_RETURN_IF_ERROR(CheckSpec(spec));
+  if (format->extent == nullptr) return GeneratedExtent();
+  auto extent = format->extent(spec);
+  if (!extent.ok()) return internal::TraceError(spec, extent.status());
+  return extent;
 }
 
 }  // namespace kueuesim::trace

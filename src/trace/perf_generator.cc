@@ -26,6 +26,7 @@
 // TAS configurations (`topology`, or templates with tasLevel) are refused:
 // GeneratedObjects has no Topology. podCount applies only with tasLevel in
 // the Go code, so it is ignored here too.
+#include <algorithm>
 #include <charconv>
 #include <memory>
 #include <queue>
@@ -33,6 +34,7 @@
 
 #include <fmt/format.h>
 
+#include "kueuesim/base/checked.h"
 #include "kueuesim/base/quantity.h"
 #include "kueuesim/base/status.h"
 #include "kueuesim/doc/reader.h"
@@ -56,6 +58,7 @@ constexpr char kCleanupLabel[] = "kueue.x-k8s.io/performance-scheduler-cleanup";
 struct WorkloadTemplate {
   std::string class_name;
   int64_t runtime_ms = 0;
+  SimDuration runtime = 0;  // runtime_ms in microseconds (checked)
   int32_t priority = 0;
   std::string request;
   Amount cpu = 0;
@@ -69,6 +72,13 @@ struct WorkloadsSet {
   int64_t count = 0;
   int64_t interval_ms = 0;
   std::vector<WorkloadTemplate> workloads;
+  // Derived with checked arithmetic when the config is read, so that
+  // generating never overflows: the interval in microseconds, the number of
+  // workloads (count x templates) and the last one's arrival (total x
+  // interval).
+  SimDuration interval = 0;
+  int64_t total = 0;
+  SimDuration last_arrival = 0;
 };
 
 struct QueuesSet {
@@ -90,6 +100,8 @@ struct CohortSet {
 struct PerfConfig {
   std::string flavor = "rf";
   std::vector<CohortSet> cohorts;
+  // What it generates, counted with checked arithmetic before anything is.
+  GeneratedExtent extent;
 };
 
 // One generated ClusterQueue.
@@ -188,6 +200,12 @@ class ConfigReader {
                            fmt::format("malformed quantity \"{}\"", wt.request));
             }
             wt.cpu = *cpu;
+            const std::optional<int64_t> runtime = CheckedMul(wt.runtime_ms, kMillisecond);
+            if (!runtime.has_value()) {
+              return Error(tmpl.Get("runtimeMs"), tpath + ".runtimeMs",
+                           fmt::format("{} ms overflows int64 microseconds", wt.runtime_ms));
+            }
+            wt.runtime = *runtime;
             wt.priority_text = std::to_string(wt.priority);
             wt.runtime_ms_text = std::to_string(wt.runtime_ms);
             KUEUESIM_ASSIGN_OR_RETURN(std::string tas_level, String(tmpl, "tasLevel", tpath, ""));
@@ -196,12 +214,14 @@ class ConfigReader {
             }
             ws.workloads.push_back(std::move(wt));
           }
+          KUEUESIM_RETURN_IF_ERROR(Derive(wset, wpath, &ws));
           qs.workloads_sets.push_back(std::move(ws));
         }
         set.queues_sets.push_back(std::move(qs));
       }
       config.cohorts.push_back(std::move(set));
     }
+    KUEUESIM_RETURN_IF_ERROR(Measure(cohorts, &config));
     return config;
   }
 
@@ -209,6 +229,78 @@ class ConfigReader {
   absl::Status Error(const doc::Node& node, const std::string& field, const std::string& message) const {
     const int line = node.valid() ? node.position().line : 0;
     return InvalidArgument(fmt::format("{}:{}: {}{}", path_, line, field.empty() ? "" : field + ": ", message));
+  }
+
+  // A workloads set's derived figures, or an error at the field whose value
+  // makes them overflow.
+  absl::Status Derive(const doc::Node& wset, const std::string& wpath, WorkloadsSet* ws) const {
+    const std::optional<int64_t> interval = CheckedMul(ws->interval_ms, kMillisecond);
+    if (!interval.has_value()) {
+      return Error(wset.Get("creationIntervalMs"), wpath + ".creationIntervalMs",
+                   fmt::format("{} ms overflows int64 microseconds", ws->interval_ms));
+    }
+    ws->interval = *interval;
+    const std::optional<int64_t> total = CheckedMul(ws->count, static_cast<int64_t>(ws->workloads.size()));
+    if (!total.has_value()) {
+      return Error(wset.Get("count"), wpath + ".count",
+                   fmt::format("{} rounds of {} workloads overflow int64", ws->count, ws->workloads.size()));
+    }
+    ws->total = *total;
+    const std::optional<int64_t> last = CheckedMul(ws->total, ws->interval);
+    if (!last.has_value()) {
+      return Error(wset.Get("count").valid() ? wset.Get("count") : wset, wpath + ".count",
+                   fmt::format("{} workloads every {} ms: the last arrival overflows int64 microseconds", ws->total,
+                               ws->interval_ms));
+    }
+    ws->last_arrival = *last;
+    return absl::OkStatus();
+  }
+
+  // The config's extent: cohorts, queues (per cohort, every queues set's
+  // count), workloads (per queue, every workloads set's total), the last
+  // arrival and the longest runtime; each product and sum checked.
+  absl::Status Measure(const doc::Node& cohorts, PerfConfig* config) const {
+    GeneratedExtent& extent = config->extent;
+    for (size_t c = 0; c < config->cohorts.size(); ++c) {
+      const CohortSet& set = config->cohorts[c];
+      const doc::Node count_node = cohorts.at(c).Get("count");
+      const std::string count_path = fmt::format("cohorts[{}].count", c);
+      auto overflow = [&](const char* what) {
+        return Error(count_node.valid() ? count_node : cohorts.at(c), count_path,
+                     fmt::format("{} cohorts make more {} than int64 counts", set.count, what));
+      };
+      int64_t queues_per_cohort = 0;
+      int64_t workloads_per_cohort = 0;
+      for (const QueuesSet& qs : set.queues_sets) {
+        int64_t workloads_per_queue = 0;
+        for (const WorkloadsSet& ws : qs.workloads_sets) {
+          if (ws.workloads.empty()) continue;
+          const auto sum = CheckedAdd(workloads_per_queue, ws.total);
+          if (!sum.has_value()) return overflow("workloads");
+          workloads_per_queue = *sum;
+          extent.last_arrival = std::max(extent.last_arrival, ws.last_arrival);
+          for (const WorkloadTemplate& wt : ws.workloads) {
+            extent.longest_duration = std::max(extent.longest_duration, wt.runtime);
+          }
+        }
+        const auto queues = CheckedAdd(queues_per_cohort, qs.count);
+        const auto workloads = CheckedAdd(CheckedMul(workloads_per_queue, qs.count), workloads_per_cohort);
+        if (!queues.has_value()) return overflow("queues");
+        if (!workloads.has_value()) return overflow("workloads");
+        queues_per_cohort = *queues;
+        workloads_per_cohort = *workloads;
+      }
+      const auto cohort_total = CheckedAdd(extent.cohorts, set.count);
+      const auto queue_total = CheckedAdd(CheckedMul(queues_per_cohort, set.count), extent.cluster_queues);
+      const auto workload_total = CheckedAdd(CheckedMul(workloads_per_cohort, set.count), extent.workloads);
+      if (!cohort_total.has_value()) return overflow("cohorts");
+      if (!queue_total.has_value()) return overflow("queues");
+      if (!workload_total.has_value()) return overflow("workloads");
+      extent.cohorts = *cohort_total;
+      extent.cluster_queues = *queue_total;
+      extent.workloads = *workload_total;
+    }
+    return absl::OkStatus();
   }
 
   absl::Status CheckKeys(const doc::Node& node, const std::string& path,
@@ -321,7 +413,7 @@ class PerfGenerator : public RecordFormat {
       const QueuesSet& qs = *queues_[q].set;
       for (size_t w = 0; w < qs.workloads_sets.size(); ++w) {
         const WorkloadsSet& ws = qs.workloads_sets[w];
-        if (ws.count > 0 && !ws.workloads.empty()) heap_.push({ws.interval_ms * kMillisecond, q, w, 0});
+        if (ws.total > 0) heap_.push({ws.interval, q, w, 0});
       }
     }
     return absl::OkStatus();
@@ -347,7 +439,7 @@ class PerfGenerator : public RecordFormat {
     // (emplace: the key is built once, in the map's node)
     wl.meta.labels.emplace(kRunningTimeLabel, wt.runtime_ms_text);
     wl.meta.labels.emplace(kClassLabel, wt.class_name);
-    wl.duration = wt.runtime_ms * kMillisecond;
+    wl.duration = wt.runtime;
     model::PodSet pod_set;
     pod_set.name = "main";
     pod_set.count = 1;
@@ -373,9 +465,8 @@ class PerfGenerator : public RecordFormat {
       out->reset();
       Skip(report, wt.line, reason);
     }
-    if (cursor.k + 1 < ws.count * per_round) {
-      heap_.push({cursor.time + ws.interval_ms * kMillisecond, cursor.queue, cursor.set, cursor.k + 1});
-    }
+    // (k + 2) x interval <= last_arrival: checked when the config was read.
+    if (cursor.k + 1 < ws.total) heap_.push({cursor.time + ws.interval, cursor.queue, cursor.set, cursor.k + 1});
     return true;
   }
 
@@ -416,6 +507,11 @@ absl::StatusOr<std::unique_ptr<RecordFormat>> OpenPerfGenerator(const TraceSpec&
   auto format = std::make_unique<PerfGenerator>();
   KUEUESIM_RETURN_IF_ERROR(format->Open(spec));
   return std::unique_ptr<RecordFormat>(std::move(format));
+}
+
+absl::StatusOr<GeneratedExtent> PerfGeneratorExtent(const TraceSpec& spec) {
+  KUEUESIM_ASSIGN_OR_RETURN(PerfConfig config, ConfigReader(spec.path).Read());
+  return config.extent;
 }
 
 absl::StatusOr<GeneratedObjects> PerfGeneratorObjects(const TraceSpec& spec) {

@@ -24,6 +24,7 @@
 
 #include <fmt/format.h>
 
+#include "kueuesim/base/checked.h"
 #include "kueuesim/base/status.h"
 #include "kueuesim/base/time.h"
 #include "trace/csv_format.h"
@@ -111,8 +112,8 @@ class Pollux : public CsvFormat {
         return SkipRow(report, ln, "unknown application (no duration: set options.duration.<application>)");
       }
       if (hours.has_value()) {
-        wl.duration = static_cast<SimDuration>(
-            std::llround(*hours * 3600.0 * static_cast<double>(kSecond) / static_cast<double>(*replicas)));
+        wl.duration = CheckedRound(*hours * 3600.0 * static_cast<double>(kSecond) / static_cast<double>(*replicas));
+        if (!wl.duration.has_value() || *wl.duration < 0) return SkipRow(report, ln, "bad gpu hours (duration out of range)");
       }
     }
     wl.meta.labels["kueuesim.io/application"] = application;

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "kueuesim/base/checked.h"
 #include "kueuesim/base/quantity.h"
 #include "kueuesim/base/status.h"
 #include "kueuesim/base/time.h"
@@ -227,8 +228,22 @@ class TraceSource : public WorkloadSource {
   absl::StatusOr<std::optional<model::Workload>> Emit(ParsedRecord& record) {
     model::Workload& wl = record.workload;
     if (!spec_.cluster.empty()) wl.meta.cluster = spec_.cluster;
-    const double offset = static_cast<double>(record.time - base_);
-    wl.arrival = static_cast<SimDuration>(std::llround(offset / spec_.arrival_scale));
+    // Scaled times, checked: within int64 and the simulated time range.
+    auto out_of_range = [&](const char* what, std::optional<int64_t> value) {
+      return TraceError(spec_, InvalidArgument(fmt::format(
+                                   "{}:{}: {} {} the simulated time range of {} (limits.time)", spec_.path,
+                                   wl.meta.source.line, what,
+                                   value.has_value() ? "is beyond (" + FormatDuration(*value) + ")" : "overflows",
+                                   FormatDuration(spec_.time_limit))));
+    };
+    auto within = [&](std::optional<int64_t> value) {
+      return value.has_value() && *value <= spec_.time_limit;
+    };
+    const std::optional<int64_t> offset = CheckedSub(record.time, base_);
+    const std::optional<int64_t> arrival =
+        offset.has_value() ? CheckedRound(static_cast<double>(*offset) / spec_.arrival_scale) : std::nullopt;
+    if (!within(arrival)) return out_of_range("arrival", arrival);
+    wl.arrival = *arrival;
     if (wl.arrival < last_arrival_) wl.arrival = last_arrival_;  // rounding guard
     last_arrival_ = wl.arrival;
     if (replay_recorded_start_) {
@@ -243,13 +258,21 @@ class TraceSource : public WorkloadSource {
       if (!wait.has_value()) {
         report_.Repair(wl.meta.source.line, "no recorded start (queued at arrival; option replayRecordedStart)");
       } else {
-        const double start = static_cast<double>(record.time + *wait - base_);
-        wl.hold_until = std::max<SimTime>(wl.arrival, std::llround(start / spec_.arrival_scale));
+        const std::optional<int64_t> start_offset = CheckedSub(CheckedAdd(record.time, *wait), base_);
+        const std::optional<int64_t> start =
+            start_offset.has_value() ? CheckedRound(static_cast<double>(*start_offset) / spec_.arrival_scale)
+                                     : std::nullopt;
+        if (!within(start)) return out_of_range("recorded start", start);
+        wl.hold_until = std::max<SimTime>(wl.arrival, *start);
       }
     }
     if (wl.duration.has_value() && spec_.duration_scale != 1.0) {
-      wl.duration = static_cast<SimDuration>(
-          std::llround(static_cast<double>(*wl.duration) * spec_.duration_scale));
+      const std::optional<int64_t> duration =
+          CheckedRound(static_cast<double>(*wl.duration) * spec_.duration_scale);
+      if (!within(duration)) return out_of_range("duration", duration);
+      wl.duration = *duration;
+    } else if (wl.duration.has_value() && *wl.duration > spec_.time_limit) {
+      return out_of_range("duration", wl.duration);
     }
     ++report_.workloads;
     return absl::StatusOr<std::optional<model::Workload>>(absl::in_place, std::move(wl));

@@ -68,22 +68,27 @@ TEST(DecodeNodePoolTest, LaysNodesOutOverLevels) {
   KUEUESIM_ASSERT_OK_AND_ASSIGN(std::vector<model::Node> nodes, Decode(Pool(kTwoLevels)));
   ASSERT_EQ(nodes.size(), 12u);
   std::vector<std::string> names;
-  for (const auto& node : nodes) names.push_back(node.meta.name);
+  for (const auto& node : nodes) names.push_back(node.name);
   EXPECT_THAT(names, ElementsAre("gpu-b0-r0-0", "gpu-b0-r0-1", "gpu-b0-r1-0", "gpu-b0-r1-1", "gpu-b0-r2-0",
                                  "gpu-b0-r2-1", "gpu-b1-r3-0", "gpu-b1-r3-1", "gpu-b1-r4-0", "gpu-b1-r4-1",
                                  "gpu-b1-r5-0", "gpu-b1-r5-1"));
   const model::Node& node = nodes[7];
-  EXPECT_THAT(node.meta.labels, ElementsAre(Pair("cloud.com/gpu", "h100"), Pair("cloud.com/topology-block", "b1"),
+  EXPECT_THAT(node.AllLabels(), ElementsAre(Pair("cloud.com/gpu", "h100"), Pair("cloud.com/topology-block", "b1"),
                                             Pair("cloud.com/topology-rack", "r3"),
                                             Pair("kubernetes.io/hostname", "gpu-b1-r3-1")));
-  EXPECT_THAT(node.allocatable, ElementsAre(Pair("cpu", 96000), Pair("memory", int64_t{1} << 40),
+  EXPECT_THAT(node.allocatable(), ElementsAre(Pair("cpu", 96000), Pair("memory", int64_t{1} << 40),
                                             Pair("nvidia.com/gpu", 8), Pair("pods", 110)));
-  ASSERT_EQ(node.taints.size(), 1u);
-  EXPECT_EQ(node.taints[0].key, "nvidia.com/gpu");
+  ASSERT_EQ(node.taints().size(), 1u);
+  EXPECT_EQ(node.taints()[0].key, "nvidia.com/gpu");
   EXPECT_TRUE(node.ready);
   EXPECT_FALSE(node.unschedulable);
-  EXPECT_EQ(node.meta.source.file, kFile);
-  EXPECT_EQ(node.meta.source.line, 1);
+  EXPECT_EQ(node.source().file, kFile);
+  EXPECT_EQ(node.source().line, 1);
+  // Compact: every node shares the pool's template, and the two hosts of a
+  // rack share their level labels.
+  for (const auto& other : nodes) EXPECT_EQ(other.shared.get(), node.shared.get());
+  EXPECT_EQ(nodes[6].domain_labels.get(), node.domain_labels.get());
+  EXPECT_NE(nodes[5].domain_labels.get(), node.domain_labels.get());
 }
 
 // Setup: no levels and no namePattern. Invariant: names "<pool>-<n>", only
@@ -92,8 +97,8 @@ TEST(DecodeNodePoolTest, FlatPoolDefaultsItsNames) {
   KUEUESIM_ASSERT_OK_AND_ASSIGN(std::vector<model::Node> nodes,
                                 Decode(Pool("  count: 3\n  allocatable: {cpu: 4}\n  ready: false\n")));
   ASSERT_EQ(nodes.size(), 3u);
-  EXPECT_EQ(nodes[2].meta.name, "gpu-2");
-  EXPECT_THAT(nodes[2].meta.labels, ElementsAre(Pair("kubernetes.io/hostname", "gpu-2")));
+  EXPECT_EQ(nodes[2].name, "gpu-2");
+  EXPECT_THAT(nodes[2].AllLabels(), ElementsAre(Pair("kubernetes.io/hostname", "gpu-2")));
   EXPECT_FALSE(nodes[2].ready);
 }
 
@@ -105,8 +110,8 @@ TEST(DecodeNodePoolTest, LevelNameAndDefaultValues) {
       Decode(Pool("  count: 4\n  namePattern: \"h-{z}-{index}\"\n  levels:\n  - label: topology.kubernetes.io/zone\n"
                   "    name: z\n    count: 2\n  allocatable: {cpu: 1}\n")));
   ASSERT_EQ(nodes.size(), 4u);
-  EXPECT_EQ(nodes[3].meta.name, "h-z-1-1");
-  EXPECT_EQ(nodes[3].meta.labels.at("topology.kubernetes.io/zone"), "z-1");
+  EXPECT_EQ(nodes[3].name, "h-z-1-1");
+  EXPECT_EQ(*nodes[3].FindLabel("topology.kubernetes.io/zone"), "z-1");
 }
 
 struct BadCase {
@@ -118,7 +123,8 @@ struct BadCase {
 // the pool and the field.
 TEST(DecodeNodePoolTest, RejectsBadPools) {
   const std::vector<BadCase> cases = {
-      {"  count: 0\n  allocatable: {cpu: 1}\n", "NodePool \"gpu\": spec.count: must be between 1 and 1000000"},
+      {"  count: 0\n  allocatable: {cpu: 1}\n", "NodePool \"gpu\": spec.count: must be at least 1"},
+      {"  count: 1000001\n  allocatable: {cpu: 1}\n", "NodePool \"gpu\": spec.count: must be between 1 and 1000000"},
       {"  allocatable: {cpu: 1}\n", "spec.count: is required"},
       {"  count: 2\n", "spec.allocatable: is required"},
       {"  count: 10\n  levels:\n  - {label: a/rack, count: 4}\n  allocatable: {cpu: 1}\n",
@@ -185,13 +191,13 @@ spec:
   const ClusterSpec* main = scenario.FindCluster("");
   ASSERT_NE(main, nullptr);
   std::vector<std::string> names;
-  for (const auto& node : main->nodes) names.push_back(node.meta.name);
+  for (const auto& node : main->nodes) names.push_back(node.name);
   EXPECT_THAT(names, ElementsAre("gpu-0", "gpu-1", "hand-written"));
-  EXPECT_TRUE(main->nodes[2].meta.labels.empty());
+  EXPECT_TRUE(main->nodes[2].AllLabels().empty());
   const ClusterSpec* worker = scenario.FindCluster("worker");
   ASSERT_NE(worker, nullptr);
   ASSERT_EQ(worker->nodes.size(), 1u);
-  EXPECT_EQ(worker->nodes[0].meta.name, "remote-0");
+  EXPECT_EQ(worker->nodes[0].name, "remote-0");
 }
 
 // Setup: a pool whose names collide with a hand-written node. Invariant: the

@@ -236,16 +236,23 @@ TEST(AlibabaGpu2023Test, NodesFromNodeList) {
   ASSERT_EQ(objects.nodes.size(), 20u);
   // openb-node-0000,32000,262144,0, (a CPU node)
   const model::Node& cpu_node = objects.nodes[0];
-  EXPECT_EQ(cpu_node.meta.name, "openb-node-0000");
-  EXPECT_THAT(cpu_node.meta.labels, ElementsAre(Pair("kubernetes.io/hostname", "openb-node-0000")));
-  EXPECT_THAT(cpu_node.allocatable,
+  EXPECT_EQ(cpu_node.name, "openb-node-0000");
+  EXPECT_THAT(cpu_node.AllLabels(), ElementsAre(Pair("kubernetes.io/hostname", "openb-node-0000")));
+  EXPECT_THAT(cpu_node.allocatable(),
               ElementsAre(Pair("cpu", 32000), Pair("memory", 262144 * kMiB), Pair("pods", 110)));
   // openb-node-0123,64000,262144,2,P100 (the sixth row).
   const model::Node& gpu_node = objects.nodes[5];
-  EXPECT_THAT(gpu_node.meta.labels, ElementsAre(Pair("gpu-model", "P100"), Pair("kubernetes.io/hostname", gpu_node.meta.name)));
-  EXPECT_EQ(gpu_node.allocatable.at("nvidia.com/gpu"), 2);
-  EXPECT_EQ(gpu_node.allocatable.at("alibaba.com/gpu-milli"), 2000);
-  EXPECT_EQ(gpu_node.allocatable.at("cpu"), 64000);
+  EXPECT_THAT(gpu_node.AllLabels(), ElementsAre(Pair("gpu-model", "P100"), Pair("kubernetes.io/hostname", gpu_node.name)));
+  EXPECT_EQ(gpu_node.allocatable().at("nvidia.com/gpu"), 2);
+  EXPECT_EQ(gpu_node.allocatable().at("alibaba.com/gpu-milli"), 2000);
+  EXPECT_EQ(gpu_node.allocatable().at("cpu"), 64000);
+  // Nodes of one shape share their template.
+  for (const auto& node : objects.nodes) {
+    const std::string* gpu_model = node.FindLabel("gpu-model");
+    if (node.allocatable() == gpu_node.allocatable() && gpu_model != nullptr && *gpu_model == "P100") {
+      EXPECT_EQ(node.shared.get(), gpu_node.shared.get()) << node.name;
+    }
+  }
   spec.options["nodes"] = WriteTemp("bad_nodes.csv", "sn,cpu_milli,memory_mib,gpu,model\nn1,8000,x,0,\n");
   EXPECT_THAT(GeneratedObjectsFor(spec),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("bad_nodes.csv:2: options.nodes: bad memory_mib")));

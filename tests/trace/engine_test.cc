@@ -120,6 +120,29 @@ TEST(TraceSourceTest, Scales) {
 // Setup: limit 3 over unsorted input, over sorted input, and limit 0.
 // Expectation: the first three in arrival order; the rest counted as
 // "beyond the limit"; limit 0 yields nothing.
+// Setup: rows whose arrival, duration or scaled duration lie beyond the
+// simulated time range (spec.time_limit, the scenario's limits.time), or
+// overflow int64 once scaled (issue 24). Expectation: an input error naming
+// the file and the line, never a wrapped time.
+TEST(TraceSourceTest, TimesBeyondTheRangeAreInputErrors) {
+  const std::string path = WriteTemp("late.csv", "name,queue,arrival,duration\na,q,10s,10s\nb,q,2h,10s\n");
+  TraceSpec spec = Spec("native-csv", path);
+  spec.time_limit = kHour;
+  EXPECT_THAT(ReadAll(spec), StatusIs(absl::StatusCode::kInvalidArgument,
+                                      AllOf(HasSubstr(path + ":3: arrival is beyond (2h0m0s) the simulated time range "
+                                                      "of 1h0m0s"))));
+  const std::string huge = WriteTemp("huge.csv", "name,queue,arrival,duration\na,q,1s,2562047h\n");
+  TraceSpec scaled = Spec("native-csv", huge);
+  scaled.duration_scale = 1e10;
+  EXPECT_THAT(ReadAll(scaled), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(":2: duration overflows")));
+  scaled.duration_scale = 1.0;
+  scaled.time_limit = kHour;
+  EXPECT_THAT(ReadAll(scaled), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(":2: duration is beyond")));
+  scaled.time_limit = 3000000 * kHour;
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(ReadResult within, ReadAll(scaled));
+  EXPECT_EQ(within.workloads.size(), 1u);
+}
+
 TEST(TraceSourceTest, Limit) {
   TraceSpec spec = Spec("native-csv", UnsortedCsv());
   spec.limit = 3;

@@ -223,5 +223,58 @@ TEST(PerfGeneratorTest, InvalidConfigs) {
   expect_error("empty.yaml", "cohorts: []\n", "cohorts: must be a non-empty list");
 }
 
+// Setup: counts and intervals near the int64 range (issue 24: they used to
+// overflow signed arithmetic: interval_ms * 1000, count * templates, the
+// arrival sums). Expectation: each is an input error naming the file, the
+// line and the field; nothing is generated.
+TEST(PerfGeneratorTest, OverflowingCountsAndIntervalsAreInputErrors) {
+  const std::string head = "cohorts:\n- className: c\n  count: 1\n  queuesSets:\n  - className: q\n    count: 1\n"
+                           "    nominalQuota: 1\n    workloadsSets:\n";
+  const std::string two_templates = "      workloads:\n      - {className: a, runtimeMs: 1, request: 1}\n"
+                                    "      - {className: b, runtimeMs: 1, request: 1}\n";
+  auto expect_error = [](const std::string& name, const std::string& yaml, const std::string& message) {
+    const std::string path = WriteTemp(name, yaml);
+    for (const TraceSpec& spec : {Spec("kueue-perf-generator", path)}) {
+      EXPECT_THAT(OpenTrace(spec), StatusIs(absl::StatusCode::kInvalidArgument, AllOf(HasSubstr(path), HasSubstr(message))))
+          << name;
+      EXPECT_THAT(GeneratedObjectsFor(spec), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(message))) << name;
+      EXPECT_THAT(MeasureGenerated(spec), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(message))) << name;
+    }
+  };
+  expect_error("interval.yaml", head + "    - count: 1\n      creationIntervalMs: 9223372036854776\n" + two_templates,
+               ":10: cohorts[0].queuesSets[0].workloadsSets[0].creationIntervalMs: 9223372036854776 ms overflows");
+  expect_error("rounds.yaml", head + "    - count: 9223372036854775807\n      creationIntervalMs: 0\n" + two_templates,
+               ":9: cohorts[0].queuesSets[0].workloadsSets[0].count: 9223372036854775807 rounds of 2 workloads overflow");
+  expect_error("last.yaml", head + "    - count: 4611686018427387\n      creationIntervalMs: 1000\n" + two_templates,
+               "workloadsSets[0].count: 9223372036854774 workloads every 1000 ms: the last arrival overflows");
+  expect_error("runtime.yaml",
+               head + "    - count: 1\n      workloads:\n      - {className: a, runtimeMs: 9223372036854775807, request: 1}\n",
+               ":11: cohorts[0].queuesSets[0].workloadsSets[0].workloads[0].runtimeMs: 9223372036854775807 ms overflows");
+  expect_error("cohorts.yaml",
+               "cohorts:\n- className: c\n  count: 9223372036854775807\n  queuesSets:\n  - className: q\n"
+               "    count: 9223372036854775807\n    nominalQuota: 1\n",
+               ":3: cohorts[0].count: 9223372036854775807 cohorts make more queues than int64 counts");
+}
+
+// Setup: a generator whose cohort and queue counts are far beyond memory
+// (10^8 cohorts). Expectation: MeasureGenerated counts them without making
+// them (the loader refuses them against its budget; see budget_test.cc).
+TEST(PerfGeneratorTest, MeasuresWithoutGenerating) {
+  const std::string path = WriteTemp(
+      "huge.yaml",
+      "cohorts:\n- className: c\n  count: 100000000\n  queuesSets:\n  - className: q\n    count: 3\n"
+      "    nominalQuota: 1\n    workloadsSets:\n    - count: 5\n      creationIntervalMs: 10\n      workloads:\n"
+      "      - {className: a, runtimeMs: 7, request: 1}\n      - {className: b, runtimeMs: 9, request: 1}\n");
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(GeneratedExtent extent, MeasureGenerated(Spec("kueue-perf-generator", path)));
+  EXPECT_EQ(extent.cohorts, 100000000);
+  EXPECT_EQ(extent.cluster_queues, 300000000);
+  EXPECT_EQ(extent.workloads, 3000000000);  // 10 per queue
+  EXPECT_EQ(extent.last_arrival, 100 * kMillisecond);
+  EXPECT_EQ(extent.longest_duration, 9 * kMillisecond);
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(GeneratedExtent none,
+                                MeasureGenerated(Spec("native-csv", TestData("alibaba_nodes.csv"))));
+  EXPECT_EQ(none.cohorts + none.cluster_queues + none.workloads, 0);
+}
+
 }  // namespace
 }  // namespace kueuesim::trace

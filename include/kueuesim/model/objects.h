@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -246,13 +247,45 @@ struct Topology {
   std::vector<std::string> levels;
 };
 
-// v1 Node: what topology-aware scheduling reads.
-struct Node {
-  ObjectMeta meta;
+// What the nodes of one NodePool share (a Node written on its own, or
+// added by a Change, has one of its own).
+struct NodeTemplate {
+  Labels labels;  // without the labels a node holds on its own (see Node)
   std::map<std::string, Amount> allocatable;  // canonical amounts
   std::vector<Taint> taints;
+  SourceRef source;
+  std::string cluster;
+};
+
+// v1 Node: what topology-aware scheduling reads. Compact, so that a million
+// generated nodes cost tens of bytes each: the node holds its name and
+// status; labels, allocatable and taints live in a template shared by the
+// nodes of a pool, and the topology level labels in one shared list per
+// innermost domain. A node's labels are the template's, then its domain's,
+// then kubernetes.io/hostname = name when `hostname_label` is set (later
+// ones win).
+struct Node {
+  std::string name;
+  std::shared_ptr<const NodeTemplate> shared;  // never null (Node() makes an empty one)
+  std::shared_ptr<const Labels> domain_labels;  // may be null
+  bool hostname_label = false;
   bool unschedulable = false;
   bool ready = true;
+
+  Node();
+  // A node with a template of its own.
+  Node(std::string name, NodeTemplate own);
+
+  // The value of label `key`, or null.
+  const std::string* FindLabel(const std::string& key) const;
+  // Whether the node has every label of `wanted` with its value.
+  bool HasLabels(const Labels& wanted) const;
+  // Every label, merged (allocates: for cold paths).
+  Labels AllLabels() const;
+  const std::map<std::string, Amount>& allocatable() const { return shared->allocatable; }
+  const std::vector<Taint>& taints() const { return shared->taints; }
+  const SourceRef& source() const { return shared->source; }
+  const std::string& cluster() const { return shared->cluster; }
 };
 
 // --- Workloads ---

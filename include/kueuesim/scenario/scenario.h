@@ -19,6 +19,7 @@
 #include "kueuesim/base/time.h"
 #include "kueuesim/model/feature_gates.h"
 #include "kueuesim/model/objects.h"
+#include "kueuesim/scenario/limits.h"
 #include "kueuesim/trace/trace_spec.h"
 
 namespace kueuesim::scenario {
@@ -106,6 +107,9 @@ struct SimulationSettings {
   // ff69552e: once status.updatedReplicas reaches spec.replicas, which
   // stops the surge pods) or "fixed" (once the surge group is gone).
   std::string kueue_surge_workloads = "upstream";
+  // spec.limits: the budget of what the scenario may make kueuesim build
+  // (below the command line's --limits; see limits.h).
+  LimitOverrides limits;
   model::SourceRef source;
 };
 
@@ -162,6 +166,9 @@ struct Scenario {
   // sources when the simulation is built.
   std::vector<trace::TraceSpec> traces;
   LoadReport report;
+  // The budget the scenario was loaded under (defaults, the Simulation's
+  // spec.limits, the caller's overrides).
+  Limits limits;
 
   // The cluster named `name`, created if missing.
   ClusterSpec& Cluster(const std::string& name);
@@ -174,11 +181,19 @@ struct Scenario {
 // DIR` reads it. Errors name the file, the line, the object and the field
 // path; an invalid scenario yields InvalidArgument, an unreadable file
 // NotFound.
-absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths);
+//
+// Loading counts what the scenario makes kueuesim build against a budget
+// (limits.h); `options.limits` overrides the defaults and the Simulation's
+// spec.limits.
+struct LoadOptions {
+  LimitOverrides limits;
+};
+absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths,
+                                           const LoadOptions& options = {});
 
 // As LoadScenarioFiles, over in-memory texts: (display name, text) pairs.
 absl::StatusOr<Scenario> LoadScenarioStrings(
-    const std::vector<std::pair<std::string, std::string>>& named_texts);
+    const std::vector<std::pair<std::string, std::string>>& named_texts, const LoadOptions& options = {});
 
 }  // namespace kueuesim::scenario
 

@@ -69,6 +69,21 @@ struct GeneratedObjects {
 // The objects `spec` defines (empty for formats that define none).
 absl::StatusOr<GeneratedObjects> GeneratedObjectsFor(const TraceSpec& spec);
 
+// What a generator format (kueue-perf-generator) makes, counted with
+// checked arithmetic before anything is generated, so that a loader can
+// refuse a configuration beyond its budget (or whose counts and times
+// overflow int64: an input error naming the file, line and field). Formats
+// that read their objects and workloads from files report zeros: what they
+// make is bounded by the file.
+struct GeneratedExtent {
+  int64_t cohorts = 0;
+  int64_t cluster_queues = 0;  // each with a LocalQueue and a Namespace
+  int64_t workloads = 0;       // streamed, before spec.limit
+  SimDuration last_arrival = 0;      // generator time of the last arrival
+  SimDuration longest_duration = 0;  // the longest run time
+};
+absl::StatusOr<GeneratedExtent> MeasureGenerated(const TraceSpec& spec);
+
 }  // namespace kueuesim::trace
 
 #endif  // KUEUESIM_TRACE_IMPORTERS_H_

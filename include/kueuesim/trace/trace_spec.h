@@ -22,6 +22,7 @@
 #define KUEUESIM_TRACE_TRACE_SPEC_H_
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -60,6 +61,10 @@ struct TraceSpec {
   std::optional<SimDuration> window_end;
   std::optional<int64_t> limit;
   std::map<std::string, std::string> options;
+  // The simulated time range (the scenario's limits.time, set by the
+  // loader): a row whose arrival, recorded start or duration, once scaled,
+  // lies beyond it is an input error naming the file and the line.
+  SimDuration time_limit = std::numeric_limits<int64_t>::max() / 1000;
 };
 
 }  // namespace kueuesim::trace
