@@ -12,11 +12,28 @@
 
 #include "kueuesim/base/status.h"
 #include "scenario/decode_dra.h"
+#include "scenario/decode_provisioning.h"
 
 namespace kueuesim::scenario {
 namespace {
 
 using model::Labels;
+
+// The 5 characters the API server appends to a generateName, derived here
+// from the object's place in the input (FNV-1a), lowercase alphanumerics
+// without vowels as in Kubernetes' utilrand.String.
+std::string GeneratedNameSuffix(std::string_view file, int64_t line) {
+  constexpr std::string_view kAlphabet = "bcdfghjklmnpqrstvwxz2456789";
+  uint64_t h = 1469598103934665603ULL;
+  for (char c : file) h = (h ^ static_cast<uint8_t>(c)) * 1099511628211ULL;
+  h = (h ^ static_cast<uint64_t>(line)) * 1099511628211ULL;
+  std::string out;
+  for (int i = 0; i < 5; ++i) {
+    out += kAlphabet[h % kAlphabet.size()];
+    h /= kAlphabet.size();
+  }
+  return out;
+}
 
 constexpr char kQueueNameLabel[] = "kueue.x-k8s.io/queue-name";
 constexpr char kQueueNameAnnotation[] = "kueue.x-k8s.io/queue-name";
@@ -598,7 +615,14 @@ absl::StatusOr<model::ObjectMeta> DecodeMeta(const FieldReader& object, bool nam
   model::ObjectMeta meta;
   FieldReader metadata = object.Field("metadata");
   KUEUESIM_RETURN_IF_ERROR(metadata.ExpectMapping());
-  KUEUESIM_ASSIGN_OR_RETURN(meta.name, metadata.Field("name").String());
+  if (!metadata.Field("name").present() && metadata.Field("generateName").present()) {
+    // The API server appends 5 random characters; kueuesim derives them
+    // from where the object is written, so runs are reproducible.
+    KUEUESIM_ASSIGN_OR_RETURN(std::string prefix, metadata.Field("generateName").String());
+    meta.name = prefix + GeneratedNameSuffix(object.node().file(), object.node().position().line);
+  } else {
+    KUEUESIM_ASSIGN_OR_RETURN(meta.name, metadata.Field("name").String());
+  }
   if (meta.name.empty()) return metadata.Field("name").Error("must not be empty");
   if (namespaced) {
     KUEUESIM_ASSIGN_OR_RETURN(auto ns, metadata.Field("namespace").OptString());
@@ -792,6 +816,8 @@ absl::StatusOr<model::AdmissionCheck> DecodeAdmissionCheck(const FieldReader& ob
     KUEUESIM_ASSIGN_OR_RETURN(check.parameters_name, parameters.Field("name").String());
     check.parameters_api_group = group.value_or("");
   }
+  KUEUESIM_ASSIGN_OR_RETURN(check.simulated,
+                            DecodeCheckBehavior(object.Field("metadata").Field("annotations")));
   FieldReader conditions = object.Field("status").Field("conditions");
   if (conditions.present()) {
     KUEUESIM_RETURN_IF_ERROR(conditions.ExpectSequence());
@@ -1315,6 +1341,7 @@ absl::Status DecodeSimulation(const FieldReader& object, SimulationSettings* set
       KUEUESIM_ASSIGN_OR_RETURN(*f.target, multikueue.Field(f.name).Duration());
     }
   }
+  KUEUESIM_RETURN_IF_ERROR(DecodeProvisioningSettings(spec, settings));
   FieldReader policies = spec.Field("policies");
   KUEUESIM_RETURN_IF_ERROR(policies.ExpectMapping());
   struct PolicyField {

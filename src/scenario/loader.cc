@@ -17,6 +17,7 @@
 #include "scenario/decode_dra.h"
 #include "scenario/decode_nodes.h"
 #include "scenario/decode_pods.h"
+#include "scenario/decode_provisioning.h"
 #include "scenario/decode_trace.h"
 #include "scenario/decode_workloads.h"
 #include "scenario/validate.h"
@@ -115,6 +116,9 @@ class Loader {
       if (kind == "MultiKueueCluster") {
         return Add(&cluster.multikueue_clusters, DecodeMultiKueueCluster(object));
       }
+      if (kind == "ProvisioningRequestConfig") {
+        return Add(&cluster.provisioning_request_configs, DecodeProvisioningRequestConfig(object));
+      }
     } else if (group == "config.kueue.x-k8s.io" && kind == "Configuration") {
       if (cluster_has_configuration_.count(cluster.name)) {
         return object.Error(fmt::format("a second Configuration for cluster \"{}\"", cluster.name));
@@ -208,6 +212,9 @@ class Loader {
       for (auto& node : nodes) cluster.nodes.push_back(std::move(node));
       return absl::OkStatus();
     }
+    if (kind == "AutoscalerPool") {
+      return Add(&ClusterFor(object.node()).autoscaler_pools, DecodeAutoscalerPool(object));
+    }
     if (kind == "Cluster") {
       KUEUESIM_ASSIGN_OR_RETURN(model::ObjectMeta meta, DecodeMeta(object, false));
       file_cluster_ = meta.name;
@@ -222,7 +229,7 @@ class Loader {
       return absl::OkStatus();
     }
     return object.Field("kind").Error(
-        fmt::format("unknown kueuesim.io/v1alpha1 kind \"{}\" (valid: Simulation, Cluster, Change, NodePool, Trace, Sweep)",
+        fmt::format("unknown kueuesim.io/v1alpha1 kind \"{}\" (valid: Simulation, Cluster, Change, NodePool, AutoscalerPool, Trace, Sweep)",
                     kind));
   }
 

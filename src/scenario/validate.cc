@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "kueuesim/base/status.h"
+#include "scenario/decode_provisioning.h"
 
 namespace kueuesim::scenario {
 namespace {
@@ -372,6 +373,7 @@ absl::Status ValidateScenario(Scenario* scenario) {
   for (auto& cluster : scenario->clusters) {
     KUEUESIM_RETURN_IF_ERROR(ValidateCluster(&cluster, &scenario->report));
     KUEUESIM_RETURN_IF_ERROR(ValidateMultiKueue(*scenario, cluster));
+    KUEUESIM_RETURN_IF_ERROR(ValidateProvisioning(&cluster, &scenario->report));
   }
   return absl::OkStatus();
 }
