@@ -23,3 +23,9 @@ kueuesim_test(NAME node_changes_test
 kueuesim_test(NAME admitted_at_start_test
   SOURCES runtime/admitted_at_start_test.cc
   DEPS kueuesim::sim kueuesim::policy kueuesim::scenario fmt::fmt)
+
+# The ProvisioningRequest admission check, the simulated autoscaler and the
+# declared answers of other checks, through the simulation.
+kueuesim_test(NAME provisioning_test
+  SOURCES runtime/provisioning_test.cc
+  DEPS kueuesim::sim kueuesim::policy kueuesim::scenario fmt::fmt)
