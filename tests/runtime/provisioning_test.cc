@@ -469,5 +469,88 @@ TEST(ProvisioningDecodeTest, ErrorsNameFileLineObjectAndField) {
   EXPECT_THAT(std::string(bad_outcome.status().message()), HasSubstr("unknown outcome \"Maybe\""));
 }
 
+TEST(ProvisioningCheckTest, TopologyIsAssignedInASecondPassOnTheProvisionedNodes) {
+  // A TAS flavor covered by the check: the first pass reserves quota only
+  // (delayedTopologyRequest Pending); once the check is Ready (10 s) the
+  // second pass looks for a placement, retried after 1, 2, 4, 8, 16, 30,
+  // 30 s while the node boots (ready at 130 s), and succeeds at 131 s on
+  // the provisioned node.
+  const std::string yaml = R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: Topology
+metadata: {name: hosts}
+spec:
+  levels:
+  - nodeLabel: kubernetes.io/hostname
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: tas-gpu}
+spec:
+  nodeLabels: {tas-node: "true"}
+  topologyName: hosts
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cq}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors:
+    - name: tas-gpu
+      resources:
+      - {name: nvidia.com/gpu, nominalQuota: "16"}
+  admissionChecks: [prov]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: lq, namespace: default}
+spec: {clusterQueue: cq}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: AdmissionCheck
+metadata: {name: prov}
+spec:
+  controllerName: kueue.x-k8s.io/provisioning-request
+  parameters: {apiGroup: kueue.x-k8s.io, kind: ProvisioningRequestConfig, name: prc}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ProvisioningRequestConfig
+metadata: {name: prc}
+spec:
+  provisioningClassName: best-effort-atomic-scale-up.autoscaling.x-k8s.io
+---
+apiVersion: kueuesim.io/v1alpha1
+kind: AutoscalerPool
+metadata: {name: gpu}
+spec:
+  labels: {tas-node: "true"}
+  allocatable: {nvidia.com/gpu: "8"}
+  maxNodes: 2
+  provisioningTime: 120s
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: sample
+  namespace: default
+  labels: {kueue.x-k8s.io/queue-name: lq}
+  annotations: {kueuesim.io/duration: 100s}
+spec:
+  parallelism: 2
+  completions: 2
+  template:
+    metadata:
+      annotations: {kueue.x-k8s.io/podset-required-topology: kubernetes.io/hostname}
+    spec:
+      containers:
+      - name: c
+        resources: {requests: {nvidia.com/gpu: "4"}}
+)";
+  auto run = RunScenario(yaml);
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.lines, ElementsAre("0 QuotaReserved", "131 Admitted", "131 PodsReady", "231 Finished"));
+}
+
 }  // namespace
 }  // namespace kueuesim
