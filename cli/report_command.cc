@@ -103,7 +103,7 @@ SimDuration Percentile(const std::vector<SimDuration>& sorted, int percent) {
   return sorted[rank - 1];
 }
 
-enum class Unit { kCount, kDuration, kRatio, kAmount };
+enum class Unit { kCount, kDuration, kRatio, kAmount, kHours };
 
 struct FigureRow {
   std::string name;
@@ -139,6 +139,78 @@ absl::StatusOr<CompareRun> RunScenario(const std::string& argument, const sim::R
   run.waits = std::move(waits.waits);
   std::sort(run.waits.begin(), run.waits.end());
   return run;
+}
+
+// Rows for LeaderWorkerSet rollouts, MultiKueue managers, admission checks
+// and autoscaler pools (present in some runs only: "-" elsewhere).
+std::vector<FigureRow> ServingAndCapacityFigures(const std::vector<CompareRun>& runs) {
+  std::map<std::string, FigureRow> rows;  // keyed to keep an object's rows together, in order
+  auto set = [&](const std::string& key, const std::string& name, Unit unit, size_t run, double value) {
+    FigureRow& row = rows[key];
+    if (row.values.empty()) {
+      row.name = name;
+      row.unit = unit;
+      row.values.resize(runs.size());
+    }
+    row.values[run] = row.values[run].value_or(0) + value;
+  };
+  auto gpu_hours = [](const std::map<std::string, double>& amounts) {
+    double total = 0;
+    for (const auto& [resource, value] : amounts) {
+      if (resource.find("gpu") != std::string::npos) total += value / 3600.0;
+    }
+    return total;
+  };
+  for (size_t i = 0; i < runs.size(); ++i) {
+    for (const auto& cluster : runs[i].summary.clusters) {
+      const std::string prefix = cluster.name.empty() ? "" : cluster.name + "/";
+      // The first rollout of each LeaderWorkerSet (the one a comparison is about).
+      std::map<std::string, bool> seen;
+      for (const auto& r : cluster.rollouts) {
+        if (seen[r.leader_worker_set]) continue;
+        seen[r.leader_worker_set] = true;
+        const std::string obj = "1 lws " + prefix + r.leader_worker_set;
+        const std::string label = "lws " + prefix + r.leader_worker_set;
+        if (r.end >= 0) set(obj + "\t1", label + " rollout time", Unit::kDuration, i, static_cast<double>(r.duration));
+        set(obj + "\t2", label + " below desired", Unit::kDuration, i, static_cast<double>(r.below_desired));
+        set(obj + "\t3", label + " deficit group-h", Unit::kHours, i, r.deficit_group_seconds / 3600.0);
+        set(obj + "\t4", label + " surge GPU-h", Unit::kHours, i, gpu_hours(r.surge_quota_seconds));
+        set(obj + "\t5", label + " idle surge GPU-h", Unit::kHours, i, gpu_hours(r.idle_surge_quota_seconds));
+        set(obj + "\t6", label + " preemptions", Unit::kCount, i, static_cast<double>(r.preemptions));
+      }
+      for (const auto& c : cluster.admission_checks) {
+        const std::string obj = "3 check " + prefix + c.name;
+        const std::string label = "check " + prefix + c.name;
+        set(obj + "\t1", label + " ready p90", Unit::kDuration, i, static_cast<double>(c.time_to_ready.p90));
+        set(obj + "\t2", label + " held", Unit::kDuration, i, static_cast<double>(c.held_time));
+        set(obj + "\t3", label + " held GPU-h", Unit::kHours, i, gpu_hours(c.held_quota));
+        set(obj + "\t4", label + " retries", Unit::kCount, i, static_cast<double>(c.retry));
+        set(obj + "\t5", label + " rejected", Unit::kCount, i, static_cast<double>(c.rejected));
+      }
+      if (cluster.autoscaler.has_value()) {
+        for (const auto& p : cluster.autoscaler->pools) {
+          const std::string obj = "4 pool " + prefix + p.name;
+          const std::string label = "pool " + prefix + p.name;
+          set(obj + "\t1", label + " nodes added", Unit::kCount, i, static_cast<double>(p.nodes_added));
+          set(obj + "\t2", label + " GPU-h", Unit::kHours, i, gpu_hours(p.provisioned_amount_seconds));
+          set(obj + "\t3", label + " idle GPU-h", Unit::kHours, i, gpu_hours(p.idle_amount_seconds));
+          set(obj + "\t4", label + " stockout", Unit::kDuration, i, static_cast<double>(p.stockout_time));
+        }
+      }
+    }
+    for (const auto& mk : runs[i].summary.multikueue) {
+      const std::string obj = "2 multikueue " + mk.manager;
+      const std::string label = "multikueue " + (mk.manager.empty() ? std::string("(default)") : mk.manager);
+      set(obj + "\t1", label + " copies", Unit::kCount, i, static_cast<double>(mk.copies));
+      set(obj + "\t2", label + " losing reservations", Unit::kCount, i, static_cast<double>(mk.losing_reservations));
+      set(obj + "\t3", label + " losing preemptions", Unit::kCount, i, static_cast<double>(mk.losing_preemptions));
+      set(obj + "\t4", label + " time to admission p90", Unit::kDuration, i,
+          static_cast<double>(mk.time_to_admission.p90));
+    }
+  }
+  std::vector<FigureRow> out;
+  for (auto& [key, row] : rows) out.push_back(std::move(row));
+  return out;
 }
 
 // The headline figures of every run, one row per figure, rows in a fixed
@@ -249,6 +321,7 @@ std::vector<FigureRow> Figures(const std::vector<CompareRun>& runs) {
   for (auto& [key, row] : per_queue) rows.push_back(std::move(row));
   for (auto& [key, row] : per_flavor) rows.push_back(std::move(row));
   for (auto& [key, row] : per_manager) rows.push_back(std::move(row));
+  for (auto& row : ServingAndCapacityFigures(runs)) rows.push_back(std::move(row));
   return rows;
 }
 
@@ -258,6 +331,7 @@ std::string FormatValue(Unit unit, double value) {
     case Unit::kDuration: return FormatDuration(static_cast<SimDuration>(std::llround(value)));
     case Unit::kRatio: return fmt::format("{:.1f}%", value * 100);
     case Unit::kAmount: return fmt::format("{:.2f}", value);
+    case Unit::kHours: return fmt::format("{:.2f}h", value);
   }
   return "";
 }
@@ -271,6 +345,7 @@ std::string FormatDelta(Unit unit, double delta) {
     }
     case Unit::kRatio: return fmt::format("{:+.1f}pp", delta * 100);
     case Unit::kAmount: return fmt::format("{:+.2f}", delta);
+    case Unit::kHours: return fmt::format("{:+.2f}h", delta);
   }
   return "";
 }
@@ -328,6 +403,7 @@ std::string CompareJson(const std::vector<CompareRun>& runs, const std::vector<F
     figure["unit"] = row.unit == Unit::kCount      ? "count"
                      : row.unit == Unit::kDuration ? "seconds"
                      : row.unit == Unit::kAmount   ? "amount"
+                     : row.unit == Unit::kHours    ? "hours"
                                                    : "ratio";
     const double scale = row.unit == Unit::kDuration ? static_cast<double>(kSecond) : 1.0;
     auto values = nlohmann::ordered_json::array();

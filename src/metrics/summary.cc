@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "kueuesim/metrics/event_log.h"
+#include "metrics/provisioning_summary.h"
 
 namespace kueuesim::metrics {
 namespace {
@@ -162,6 +163,7 @@ void SummaryCollector::FlushShares(ClusterAccumulator* cluster) {
 }
 
 void SummaryCollector::OnEvent(const cluster::SimEvent& event) {
+  rollouts_.OnEvent(event);
   // A Pending event changes no figure here (pendingByReason is read from
   // the workloads at the end) and is not counted, so that summaries do not
   // depend on how often a waiting workload's reason changed.
@@ -386,6 +388,8 @@ Summary SummaryCollector::Finish(SimTime end_time, const std::vector<const runti
       cs.cluster_queues.push_back(std::move(s));
     }
     for (const runtime::LwsReport* report : runtime->LwsReports()) cs.leader_worker_sets.push_back(*report);
+    SummarizeAdmissionChecks(*runtime, &cs);
+    rollouts_.Finish(end_time, *runtime, &cs);
     cs.fair_sharing = state.fair_sharing_enabled();
     if (cs.fair_sharing) {
       const quota::QuotaTree& tree = state.tree();
@@ -544,6 +548,8 @@ std::string FormatSummary(const Summary& summary) {
                                                : "all ready after " + FormatDuration(sc.all_ready_at - sc.at));
       }
     }
+    out += FormatAdmissionChecks(cluster);
+    out += FormatRollouts(cluster);
     bool any_eviction = false;
     for (const auto& cq : cluster.cluster_queues) any_eviction = any_eviction || cq.evicted > 0;
     if (any_eviction) {
@@ -718,6 +724,8 @@ std::string SummaryToJson(const Summary& summary) {
       }
       out += "\n    ]";
     }
+    out += AdmissionChecksJson(cluster);
+    out += RolloutsJson(cluster);
     if (cluster.fair_sharing) {
       out += fmt::format(",\n    \"fairSharing\": {{\"clusterQueueShares\": {}, \"cohortShares\": {}}}",
                          JsonSeries(cluster.cluster_queue_shares), JsonSeries(cluster.cohort_shares));

@@ -43,6 +43,82 @@ constexpr MetricDef kMetrics[] = {
     {"peakUsage", MetricUnit::kQuantity, true, false},
 };
 
+std::string EntryName(const std::string& file, int entry, int line);
+
+// Metrics of one named object (not a ClusterQueue): the key naming it.
+struct ObjectMetricDef {
+  std::string_view name;
+  MetricUnit unit;
+  std::string_view object_key;
+};
+
+constexpr ObjectMetricDef kObjectMetrics[] = {
+    {"admissionCheckReadyP90", MetricUnit::kDuration, "admissionCheck"},
+    {"admissionCheckReadyMax", MetricUnit::kDuration, "admissionCheck"},
+    {"admissionCheckHeld", MetricUnit::kDuration, "admissionCheck"},
+    {"admissionCheckRetries", MetricUnit::kCount, "admissionCheck"},
+    {"admissionCheckRejected", MetricUnit::kCount, "admissionCheck"},
+    {"rolloutTime", MetricUnit::kDuration, "leaderWorkerSet"},
+    {"rolloutBelowDesired", MetricUnit::kDuration, "leaderWorkerSet"},
+    {"rolloutPreemptions", MetricUnit::kCount, "leaderWorkerSet"},
+    {"poolNodesAdded", MetricUnit::kCount, "autoscalerPool"},
+    {"poolStockout", MetricUnit::kDuration, "autoscalerPool"},
+};
+
+const ObjectMetricDef* FindObjectMetric(std::string_view name) {
+  for (const ObjectMetricDef& def : kObjectMetrics) {
+    if (def.name == name) return &def;
+  }
+  return nullptr;
+}
+
+// The value of an object metric over the clusters the check selects: the
+// worst (largest) over clusters that have the object; an unfinished
+// rollout counts up to the end of the run.
+absl::StatusOr<MetricValue> MeasureObject(const std::string& file, const ThresholdCheck& check,
+                                          const Summary& summary, std::string* label) {
+  MetricValue value;
+  bool found = false;
+  const std::string_view metric = check.metric;
+  for (const ClusterSummary& cluster : summary.clusters) {
+    if (check.cluster.has_value() && cluster.name != *check.cluster) continue;
+    if (check.object_kind == "admissionCheck") {
+      for (const AdmissionCheckSummary& c : cluster.admission_checks) {
+        if (c.name != check.object_name) continue;
+        found = true;
+        int64_t v = metric == "admissionCheckReadyP90"   ? c.time_to_ready.p90
+                    : metric == "admissionCheckReadyMax" ? c.time_to_ready.max
+                    : metric == "admissionCheckHeld"     ? c.held_time
+                    : metric == "admissionCheckRetries"  ? c.retry
+                                                         : c.rejected;
+        value.exact = std::max(value.exact, v);
+      }
+    } else if (check.object_kind == "leaderWorkerSet") {
+      for (const RolloutFigures& r : cluster.rollouts) {
+        if (r.leader_worker_set != check.object_name) continue;
+        found = true;
+        int64_t v = metric == "rolloutTime"           ? r.duration
+                    : metric == "rolloutBelowDesired" ? r.below_desired
+                                                      : r.preemptions;
+        value.exact = std::max(value.exact, v);
+      }
+    } else if (cluster.autoscaler.has_value()) {
+      for (const auto& pool : cluster.autoscaler->pools) {
+        if (pool.name != check.object_name) continue;
+        found = true;
+        value.exact = std::max<int64_t>(value.exact, metric == "poolNodesAdded" ? pool.nodes_added : pool.stockout_time);
+      }
+    }
+  }
+  if (!found) {
+    return InvalidArgument(fmt::format("{}: {}: no {} \"{}\" in the run{}", EntryName(file, check.entry, check.line),
+                                       check.object_kind, check.object_kind, check.object_name,
+                                       check.object_kind == "leaderWorkerSet" ? " with a rollout" : ""));
+  }
+  *label = fmt::format("{} \"{}\"", check.object_kind, check.object_name);
+  return value;
+}
+
 const MetricDef* FindMetric(std::string_view name) {
   for (const MetricDef& def : kMetrics) {
     if (def.name == name) return &def;
@@ -124,28 +200,48 @@ absl::StatusOr<ThresholdCheck> ParseCheck(const doc::Node& node, int entry, cons
       check.flavor = *text;
     } else if (key == "resource") {
       check.resource = *text;
+    } else if (key == "admissionCheck" || key == "leaderWorkerSet" || key == "autoscalerPool") {
+      check.object_kind = std::string(key);
+      check.object_name = *text;
     } else {
-      return error(fmt::format("unknown field \"{}\" (known: metric, min, max, clusterQueue, flavor, resource, cluster)",
+      return error(fmt::format("unknown field \"{}\" (known: metric, min, max, clusterQueue, flavor, resource, cluster, "
+                               "admissionCheck, leaderWorkerSet, autoscalerPool)",
                                key));
     }
   }
   if (check.metric.empty()) return error("metric: required");
-  const MetricDef* def = FindMetric(check.metric);
-  if (def == nullptr) {
+  if (const ObjectMetricDef* object = FindObjectMetric(check.metric); object != nullptr) {
+    check.unit = object->unit;
+    if (check.object_kind != object->object_key) {
+      return error(fmt::format("metric {} needs {} (a name)", check.metric, object->object_key));
+    }
+    if (check.cluster_queue.has_value() || !check.flavor.empty() || !check.resource.empty()) {
+      return error(fmt::format("metric {} is per {}: clusterQueue, flavor and resource do not apply", check.metric,
+                               object->object_key));
+    }
+  } else if (!check.object_kind.empty()) {
+    return error(fmt::format("{} applies to the metrics of that object only", check.object_kind));
+  }
+  const MetricDef* def = check.object_kind.empty() ? FindMetric(check.metric) : nullptr;
+  if (!check.object_kind.empty()) {
+    // An object metric: its bounds are read below.
+  } else if (def == nullptr) {
     std::string known;
     for (const MetricDef& d : kMetrics) known += (known.empty() ? "" : ", ") + std::string(d.name);
+    for (const ObjectMetricDef& d : kObjectMetrics) known += ", " + std::string(d.name);
     return error(fmt::format("metric: unknown metric \"{}\" (known: {})", check.metric, known));
-  }
-  check.unit = def->unit;
-  if (def->per_resource && (check.flavor.empty() || check.resource.empty())) {
-    return error(fmt::format("metric {} needs flavor and resource", check.metric));
-  }
-  if (!def->per_resource && (!check.flavor.empty() || !check.resource.empty())) {
-    return error(fmt::format("metric {} is per ClusterQueue: flavor and resource do not apply", check.metric));
-  }
-  if (!def->aggregatable && !check.cluster_queue.has_value()) {
-    return error(fmt::format("metric {} needs a clusterQueue (a name, or \"*\" for every ClusterQueue)",
-                             check.metric));
+  } else {
+    check.unit = def->unit;
+    if (def->per_resource && (check.flavor.empty() || check.resource.empty())) {
+      return error(fmt::format("metric {} needs flavor and resource", check.metric));
+    }
+    if (!def->per_resource && (!check.flavor.empty() || !check.resource.empty())) {
+      return error(fmt::format("metric {} is per ClusterQueue: flavor and resource do not apply", check.metric));
+    }
+    if (!def->aggregatable && !check.cluster_queue.has_value()) {
+      return error(fmt::format("metric {} needs a clusterQueue (a name, or \"*\" for every ClusterQueue)",
+                               check.metric));
+    }
   }
   if (!min_node.valid() && !max_node.valid()) return error("needs min or max");
   if (min_node.valid()) {
@@ -358,6 +454,7 @@ int Compare(const MetricValue& a, const MetricValue& b, MetricUnit unit) {
 std::vector<std::string> MetricNames() {
   std::vector<std::string> names;
   for (const MetricDef& def : kMetrics) names.emplace_back(def.name);
+  for (const ObjectMetricDef& def : kObjectMetrics) names.emplace_back(def.name);
   return names;
 }
 
@@ -374,9 +471,22 @@ absl::StatusOr<Thresholds> ParseThresholds(std::string_view text, const std::str
 absl::StatusOr<ThresholdReport> EvaluateThresholds(const Thresholds& thresholds, const Summary& summary) {
   ThresholdReport report;
   for (const ThresholdCheck& check : thresholds.checks) {
-    KUEUESIM_ASSIGN_OR_RETURN(std::vector<Subject> subjects, Subjects(thresholds, check, summary));
+    std::vector<Subject> subjects;
+    std::optional<MetricValue> object_value;
+    if (!check.object_kind.empty()) {
+      std::string label;
+      KUEUESIM_ASSIGN_OR_RETURN(object_value, MeasureObject(thresholds.file, check, summary, &label));
+      subjects.push_back(Subject{label, {}});
+    } else {
+      KUEUESIM_ASSIGN_OR_RETURN(subjects, Subjects(thresholds, check, summary));
+    }
     for (const Subject& subject : subjects) {
-      KUEUESIM_ASSIGN_OR_RETURN(MetricValue value, Measure(thresholds, check, subject, summary.end_time));
+      MetricValue value;
+      if (object_value.has_value()) {
+        value = *object_value;
+      } else {
+        KUEUESIM_ASSIGN_OR_RETURN(value, Measure(thresholds, check, subject, summary.end_time));
+      }
       ThresholdOutcome outcome;
       outcome.entry = check.entry;
       outcome.line = check.line;

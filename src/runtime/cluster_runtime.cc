@@ -9,6 +9,7 @@
 #include "admission/tas_placer.h"
 #include "kueuesim/base/status.h"
 #include "kueuesim/runtime/lws_controller.h"
+#include "kueuesim/runtime/provisioning.h"
 #include "queue/queue_manager.h"
 #include "runtime/pending_conditions.h"
 
@@ -49,6 +50,8 @@ absl::StatusOr<std::unique_ptr<ClusterRuntime>> ClusterRuntime::Create(
       admission::NewTasPlacer(runtime->state_.get()), runtime->afs_.get());
   runtime->admission_checks_ = spec.admission_checks;
   runtime->check_controllers_.assign(spec.admission_checks.size(), nullptr);
+  runtime->check_stats_.assign(spec.admission_checks.size(), AdmissionCheckStats());
+  runtime->retry_eviction_immediate_ = settings.admission_check_retry_eviction == "Immediate";
   runtime->requeue_pending_.assign(static_cast<size_t>(runtime->state_->tree().num_nodes()), false);
   for (const auto& wl : spec.workloads) {
     KUEUESIM_RETURN_IF_ERROR(
@@ -77,6 +80,23 @@ absl::StatusOr<std::unique_ptr<ClusterRuntime>> ClusterRuntime::Create(
     }
     runtime->lws_.push_back(
         std::make_unique<LwsController>(runtime.get(), lws, std::move(changes), lws_options));
+  }
+  // Kueue's ProvisioningRequest check with the simulated autoscaler, and
+  // the declared answers of other controllers' checks.
+  bool provisioning = !spec.autoscaler_pools.empty();
+  for (const auto& check : spec.admission_checks) {
+    provisioning = provisioning || check.controller_name == model::kProvisioningRequestControllerName;
+  }
+  if (provisioning) {
+    runtime->provisioning_ = std::make_unique<ProvisioningController>(runtime.get(), spec, settings);
+    runtime->RegisterAdmissionCheckController(model::kProvisioningRequestControllerName, runtime->provisioning_.get());
+  }
+  for (const auto& check : spec.admission_checks) {
+    if (!check.simulated.has_value()) continue;
+    if (runtime->simulated_checks_ == nullptr) {
+      runtime->simulated_checks_ = std::make_unique<SimulatedCheckController>(runtime.get());
+    }
+    runtime->RegisterAdmissionCheckController(check.controller_name, runtime->simulated_checks_.get());
   }
   KUEUESIM_RETURN_IF_ERROR(runtime->ResolveObjectChanges(spec));
   runtime->node_failure_delay_ = settings.node_failure_delay;
@@ -221,6 +241,7 @@ absl::Status ClusterRuntime::Start() {
     engine_->Schedule(afs_->sampling_interval(), this, kAdmissionFairSharingTick);
   }
   for (auto& lws : lws_) lws->Start();
+  if (provisioning_ != nullptr) provisioning_->Start();
   for (size_t i = 0; i < object_changes_.size(); ++i) {
     engine_->Schedule(object_changes_[i].change.at, this, kObjectChange, static_cast<int64_t>(i));
   }
@@ -282,6 +303,13 @@ void ClusterRuntime::DeleteWorkload(WorkloadId id, bool release_record) {
 void ClusterRuntime::SetPodsReady(WorkloadId id, bool ready) {
   WorkloadRecord& wl = state_->workload(id);
   if (wl.phase != WorkloadPhase::kAdmitted || wl.evicted || wl.pods_ready == ready) return;
+  if (ready && !pod_start_not_before_.empty()) {
+    auto it = pod_start_not_before_.find(id);
+    if (it != pod_start_not_before_.end() && it->second > engine_->now()) {
+      engine_->Schedule(it->second, this, kDelayedPodStart, id, wl.run_generation);
+      return;
+    }
+  }
   wl.pods_ready = ready;
   if (ready) {
     --admitted_not_ready_;
@@ -368,6 +396,26 @@ void ClusterRuntime::HandleEvent(int32_t kind, int64_t a, int64_t b) {
       break;
     case kActiveDeadline:
       OnActiveDeadline(id, generation);
+      break;
+    case kCheckRetryEviction:
+      OnCheckRetryEviction(id, generation);
+      break;
+    case kDelayedPodStart: {
+      WorkloadRecord& wl = state_->workload(id);
+      if (generation != wl.run_generation || wl.phase != WorkloadPhase::kAdmitted || wl.evicted) break;
+      if (wl.owner == kNone) break;
+      if (dynamic_cast<LwsController*>(owners_[static_cast<size_t>(wl.owner)]) != nullptr) {
+        // The group's pods start now that their nodes are ready.
+        owners_[static_cast<size_t>(wl.owner)]->OnAdmitted(id, wl.owner_index);
+      } else {
+        // Readiness its owner reported before the nodes were ready.
+        pod_start_not_before_.erase(id);
+        SetPodsReady(id, true);
+      }
+      break;
+    }
+    case kSecondPass:
+      OnSecondPass(id, generation);
       break;
     default:
       KUEUESIM_CHECK_MSG(false, fmt::format("unknown runtime event {}", kind));
@@ -504,6 +552,7 @@ void ClusterRuntime::OnReserved(WorkloadId id) {
     Admit(id);
     return;
   }
+  OpenCheckWaits(id);
   wl.runs_remotely = RemoteController(wl) != nullptr;
   const uint32_t generation = wl.run_generation;
   // Copy: a controller may answer at once and change the list.
@@ -568,9 +617,16 @@ void ClusterRuntime::SetAdmissionCheckState(WorkloadId id, int32_t check, CheckS
   std::vector<AdmissionCheckController*> others = ControllersOf(wl);
   others.erase(std::remove(others.begin(), others.end(), check_controllers_[static_cast<size_t>(check)]),
                others.end());
+  if (check >= 0 && static_cast<size_t>(check) < check_stats_.size()) {
+    AdmissionCheckStats& stats = check_stats_[static_cast<size_t>(check)];
+    if (state == CheckState::kReady) ++stats.ready;
+    if (state == CheckState::kRetry) ++stats.retry;
+    if (state == CheckState::kRejected) ++stats.rejected;
+    if (state == CheckState::kReady) CloseCheckWait(id, check, /*ready=*/true);
+  }
   switch (state) {
     case CheckState::kReady:
-      if (all_ready && wl.phase == WorkloadPhase::kQuotaReserved) Admit(id);
+      if (all_ready && wl.phase == WorkloadPhase::kQuotaReserved) AdmitOrSecondPass(id);
       break;
     case CheckState::kRetry:
       // Evicted (reason AdmissionCheck) and requeued once its quota is
@@ -645,6 +701,21 @@ void ClusterRuntime::Admit(WorkloadId id) {
   ScheduleMaximumExecutionTime(id);
   const model::WaitForPodsReadyConfig& wfpr = state_->configuration().wait_for_pods_ready;
   const bool wfpr_on = wfpr.enable && !state_->gates().disable_wait_for_pods_ready;
+  {
+    // The controllers of its other checks hear of the admission (a
+    // ProvisioningRequest's booking is consumed).
+    const uint32_t generation = wl.run_generation;
+    for (AdmissionCheckController* controller : ControllersOf(wl)) {
+      if (!controller->RunsRemotely()) controller->OnAdmitted(id);
+    }
+    if (state_->workload(id).run_generation != generation) return;
+  }
+  // Pods that wait for nodes still booting start when the nodes are ready.
+  SimTime start_at = engine_->now();
+  if (auto it = pod_start_not_before_.find(id); it != pod_start_not_before_.end()) {
+    start_at = std::max(start_at, it->second);
+    pod_start_not_before_.erase(it);
+  }
   if (wl.runs_remotely) {
     // The job runs on a worker cluster; the controller reports back.
     if (wfpr_on) engine_->ScheduleAfter(wfpr.timeout, this, kPodsReadyTimeout, id, wl.run_generation);
@@ -662,11 +733,22 @@ void ClusterRuntime::Admit(WorkloadId id) {
   if (wl.owner != kNone) {
     // The owner starts the pods and reports their readiness.
     if (wfpr_on) engine_->ScheduleAfter(wfpr.timeout, this, kPodsReadyTimeout, id, wl.run_generation);
+    if (start_at > engine_->now()) {
+      if (dynamic_cast<LwsController*>(owners_[static_cast<size_t>(wl.owner)]) != nullptr) {
+        // A LeaderWorkerSet group's pods start when their nodes are ready.
+        engine_->Schedule(start_at, this, kDelayedPodStart, id, wl.run_generation);
+        return;
+      }
+      // Other owners (a MultiKueue worker's copy) hear of the admission now;
+      // the pods they report ready are not ready before the nodes are.
+      pod_start_not_before_[id] = start_at;
+    }
     owners_[static_cast<size_t>(wl.owner)]->OnAdmitted(id, wl.owner_index);
     return;
   }
-  engine_->ScheduleAfter(wl.startup_delay, this, kPodsReady, id, wl.run_generation);
-  if (wfpr_on && wl.startup_delay >= wfpr.timeout) {
+  const SimDuration until_ready = (start_at - engine_->now()) + wl.startup_delay;
+  engine_->ScheduleAfter(until_ready, this, kPodsReady, id, wl.run_generation);
+  if (wfpr_on && until_ready >= wfpr.timeout) {
     // The workload controller evicts at the timeout. Pods ready exactly at
     // the deadline are in time: that event was scheduled first.
     engine_->ScheduleAfter(wfpr.timeout, this, kPodsReadyTimeout, id, wl.run_generation);
@@ -711,6 +793,7 @@ void ClusterRuntime::OnActiveDeadline(WorkloadId id, uint32_t generation) {
 void ClusterRuntime::Evict(WorkloadId id, EvictionReason reason) {
   WorkloadRecord& wl = state_->workload(id);
   if (wl.evicted || !wl.admission.has_value()) return;
+  CloseCheckWaits(id);
   if (wl.phase == WorkloadPhase::kAdmitted && !wl.pods_ready) --admitted_not_ready_;
   if (wl.phase == WorkloadPhase::kAdmitted) wl.accumulated_execution += engine_->now() - wl.admitted_at;
   // The work done since the pods started is lost.
@@ -721,6 +804,9 @@ void ClusterRuntime::Evict(WorkloadId id, EvictionReason reason) {
   wl.evicted_at = WallNow();
   // A preemption's message is set by the caller, who knows the preemptor.
   if (reason != EvictionReason::kPreempted) wl.eviction_message = EvictionMessage(wl, reason);
+  // Evicted by an admission check: the eviction time is the queue order
+  // timestamp (workload.Ordering.GetQueueOrderTimestamp).
+  if (reason == EvictionReason::kAdmissionCheck) wl.queue_order_timestamp = wl.evicted_at;
   wl.unhealthy_nodes.clear();
   // Eviction closes every preemption gate again (prepareForEviction).
   if (!wl.spec->preemption_gates.empty()) wl.has_closed_preemption_gate = true;
@@ -775,6 +861,8 @@ void ClusterRuntime::OnEvictionRelease(WorkloadId id, uint32_t generation) {
 }
 
 void ClusterRuntime::ReleaseQuota(WorkloadId id) {
+  CloseCheckWaits(id);
+  if (!pod_start_not_before_.empty()) pod_start_not_before_.erase(id);
   WorkloadRecord& wl = state_->workload(id);
   Emit(EventType::kQuotaReleased, id, wl.admission->cq);
   afs_->AddAdmittedUsage(wl, -1);

@@ -14,6 +14,7 @@
 #include "scenario/decode_dra.h"
 #include "scenario/decode_durations.h"
 #include "scenario/generate_name.h"
+#include "scenario/decode_provisioning.h"
 
 namespace kueuesim::scenario {
 namespace {
@@ -816,6 +817,8 @@ absl::StatusOr<model::AdmissionCheck> DecodeAdmissionCheck(const FieldReader& ob
     KUEUESIM_ASSIGN_OR_RETURN(check.parameters_name, parameters.Field("name").String());
     check.parameters_api_group = group.value_or("");
   }
+  KUEUESIM_ASSIGN_OR_RETURN(check.simulated,
+                            DecodeCheckBehavior(object.Field("metadata").Field("annotations")));
   FieldReader conditions = object.Field("status").Field("conditions");
   if (conditions.present()) {
     KUEUESIM_RETURN_IF_ERROR(conditions.ExpectSequence());
@@ -1359,6 +1362,7 @@ absl::Status DecodeSimulation(const FieldReader& object, SimulationSettings* set
       KUEUESIM_ASSIGN_OR_RETURN(*f.target, multikueue.Field(f.name).Duration());
     }
   }
+  KUEUESIM_RETURN_IF_ERROR(DecodeProvisioningSettings(spec, settings));
   FieldReader policies = spec.Field("policies");
   KUEUESIM_RETURN_IF_ERROR(policies.ExpectMapping());
   struct PolicyField {

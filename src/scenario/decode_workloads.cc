@@ -7,6 +7,7 @@
 #include "kueuesim/workloads/lws_rollout.h"
 #include "scenario/decode.h"
 #include "scenario/decode_nodes.h"
+#include "scenario/decode_provisioning.h"
 
 namespace kueuesim::scenario {
 namespace {
@@ -282,12 +283,13 @@ absl::StatusOr<model::Change> DecodeChange(const FieldReader& object) {
     return DecodeKueueObjectChange(object, spec, std::move(change));
   }
   if (change.target_kind == "Node") return DecodeNodeChange(spec, std::move(change));
+  if (change.target_kind == "AutoscalerPool") return DecodeAutoscalerPoolChange(spec, std::move(change));
   KUEUESIM_ASSIGN_OR_RETURN(auto ns, target.Field("namespace").OptString());
   change.target_namespace = ns.value_or("default");
   if (change.target_kind != "LeaderWorkerSet") {
     return target.Field("kind").Error(
         fmt::format("unsupported kind \"{}\" (valid: ClusterQueue, Cohort, LocalQueue, WorkloadPriorityClass, "
-                    "Node, LeaderWorkerSet, MultiKueueCluster)",
+                    "Node, LeaderWorkerSet, MultiKueueCluster, AutoscalerPool)",
                     change.target_kind));
   }
   KUEUESIM_ASSIGN_OR_RETURN(change.replicas, spec.Field("replicas").OptInt32());

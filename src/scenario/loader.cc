@@ -22,6 +22,7 @@
 #include "scenario/decode_dra.h"
 #include "scenario/decode_nodes.h"
 #include "scenario/decode_pods.h"
+#include "scenario/decode_provisioning.h"
 #include "scenario/decode_trace.h"
 #include "scenario/decode_workloads.h"
 #include "scenario/generate_name.h"
@@ -147,6 +148,9 @@ class Loader {
       }
       if (kind == "MultiKueueCluster") {
         return Add(&cluster.multikueue_clusters, DecodeMultiKueueCluster(object));
+      }
+      if (kind == "ProvisioningRequestConfig") {
+        return Add(&cluster.provisioning_request_configs, DecodeProvisioningRequestConfig(object));
       }
     } else if (group == "config.kueue.x-k8s.io" && kind == "Configuration") {
       if (cluster_has_configuration_.count(cluster.name)) {
@@ -411,6 +415,9 @@ class Loader {
       deferred_pools_.push_back({object, cluster.name, cluster.nodes.size()});
       return absl::OkStatus();
     }
+    if (kind == "AutoscalerPool") {
+      return Add(&ClusterFor(object.node()).autoscaler_pools, DecodeAutoscalerPool(object));
+    }
     if (kind == "Cluster") {
       KUEUESIM_ASSIGN_OR_RETURN(model::ObjectMeta meta, DecodeMeta(object, false));
       file_cluster_ = meta.name;
@@ -425,7 +432,7 @@ class Loader {
       return absl::OkStatus();
     }
     return object.Field("kind").Error(
-        fmt::format("unknown kueuesim.io/v1alpha1 kind \"{}\" (valid: Simulation, Cluster, Change, NodePool, Trace, Sweep)",
+        fmt::format("unknown kueuesim.io/v1alpha1 kind \"{}\" (valid: Simulation, Cluster, Change, NodePool, AutoscalerPool, Trace, Sweep)",
                     kind));
   }
 

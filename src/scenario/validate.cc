@@ -17,6 +17,7 @@
 #include "absl/container/flat_hash_map.h"
 
 #include "kueuesim/base/status.h"
+#include "scenario/decode_provisioning.h"
 
 namespace kueuesim::scenario {
 namespace {
@@ -386,6 +387,7 @@ absl::Status ValidateScenario(Scenario* scenario) {
   for (auto& cluster : scenario->clusters) {
     KUEUESIM_RETURN_IF_ERROR(ValidateCluster(&cluster, &scenario->report));
     KUEUESIM_RETURN_IF_ERROR(ValidateMultiKueue(*scenario, cluster));
+    KUEUESIM_RETURN_IF_ERROR(ValidateProvisioning(&cluster, &scenario->report));
   }
   return absl::OkStatus();
 }

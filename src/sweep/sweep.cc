@@ -51,6 +51,47 @@ absl::StatusOr<std::string> ScalarField(const doc::Node& parent, std::string_vie
   return std::string(node.scalar());
 }
 
+// The targets of kueuesim's own parameters: a LeaderWorkerSet's rollout
+// settings, an AutoscalerPool's, a ProvisioningRequestConfig's (the values
+// are checked when applied, against the field's syntax).
+absl::Status DecodeObjectTarget(const doc::Node& node, const std::string& object, const std::string& at,
+                                SweepParameter* p) {
+  struct Target {
+    const char* key;
+    SweepParameter::Kind kind;
+    std::initializer_list<const char*> fields;
+  };
+  for (const Target& t :
+       {Target{"leaderWorkerSet", SweepParameter::Kind::kLeaderWorkerSet,
+               {"maxSurge", "maxUnavailable", "rollingUpdate", "partition", "startupPolicy", "replicas"}},
+        Target{"autoscalerPool", SweepParameter::Kind::kAutoscalerPool,
+               {"provisioningTime", "maxNodes", "minNodes", "scaleDownDelay", "stockout", "capacity"}},
+        Target{"provisioningRequestConfig", SweepParameter::Kind::kProvisioningRequestConfig,
+               {"provisioningClassName", "backoffLimitCount", "backoffBaseSeconds", "backoffMaxSeconds"}}}) {
+    doc::Node target = node.Get(t.key);
+    if (!target.valid()) continue;
+    const std::string path = at + "." + t.key;
+    if (!target.IsMapping()) return Invalid(target, object, path + " must be a mapping");
+    p->kind = t.kind;
+    KUEUESIM_ASSIGN_OR_RETURN(p->cluster, ScalarField(target, "cluster", object, path, false));
+    KUEUESIM_ASSIGN_OR_RETURN(p->object_name, ScalarField(target, "name", object, path, true));
+    KUEUESIM_ASSIGN_OR_RETURN(p->object_namespace, ScalarField(target, "namespace", object, path, false));
+    if (p->object_namespace.empty()) p->object_namespace = "default";
+    KUEUESIM_ASSIGN_OR_RETURN(p->field, ScalarField(target, "field", object, path, true));
+    std::string valid;
+    bool ok = false;
+    for (const char* f : t.fields) {
+      ok = ok || p->field == f;
+      valid += valid.empty() ? f : std::string(", ") + f;
+    }
+    if (!ok) {
+      return Invalid(target.Get("field"), object,
+                     fmt::format("{}.field: \"{}\" is not one of {}", path, p->field, valid));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<SweepParameter> DecodeParameter(const doc::Node& node, const std::string& object,
                                                const std::string& path) {
   if (!node.IsMapping()) return Invalid(node, object, path + " must be a mapping");
@@ -60,17 +101,24 @@ absl::StatusOr<SweepParameter> DecodeParameter(const doc::Node& node, const std:
   const std::string at = fmt::format("{} ({})", path, p.name);
   for (size_t i = 0; i < node.size(); ++i) {
     const std::string_view key = node.key(i);
-    if (key != "name" && key != "quota" && key != "policy" && key != "fairSharingWeight" && key != "values") {
+    if (key != "name" && key != "quota" && key != "policy" && key != "fairSharingWeight" && key != "values" &&
+        key != "leaderWorkerSet" && key != "autoscalerPool" && key != "provisioningRequestConfig") {
       return Invalid(node.value(i), object,
-                     fmt::format("{}: unknown field \"{}\" (expected name, quota, policy, fairSharingWeight, values)",
+                     fmt::format("{}: unknown field \"{}\" (expected name, quota, policy, fairSharingWeight, "
+                                 "leaderWorkerSet, autoscalerPool, provisioningRequestConfig, values)",
                                  at, key));
     }
   }
   const int targets = (node.Get("quota").valid() ? 1 : 0) + (node.Get("policy").valid() ? 1 : 0) +
-                      (node.Get("fairSharingWeight").valid() ? 1 : 0);
+                      (node.Get("fairSharingWeight").valid() ? 1 : 0) + (node.Get("leaderWorkerSet").valid() ? 1 : 0) +
+                      (node.Get("autoscalerPool").valid() ? 1 : 0) +
+                      (node.Get("provisioningRequestConfig").valid() ? 1 : 0);
   if (targets != 1) {
-    return Invalid(node, object, at + ": set exactly one of quota, policy, fairSharingWeight");
+    return Invalid(node, object,
+                   at + ": set exactly one of quota, policy, fairSharingWeight, leaderWorkerSet, autoscalerPool, "
+                        "provisioningRequestConfig");
   }
+  KUEUESIM_RETURN_IF_ERROR(DecodeObjectTarget(node, object, at, &p));
   auto decode_target = [&](const doc::Node& target, const std::string& field) -> absl::Status {
     if (!target.IsMapping()) return Invalid(target, object, fmt::format("{}.{} must be a mapping", at, field));
     KUEUESIM_ASSIGN_OR_RETURN(p.cluster, ScalarField(target, "cluster", object, at + "." + field, false));
@@ -100,7 +148,7 @@ absl::StatusOr<SweepParameter> DecodeParameter(const doc::Node& node, const std:
       return Invalid(policy, object,
                      fmt::format("{}.policy: \"{}\" is not queueOrdering, preemption or dispatcher", at, p.policy));
     }
-  } else {
+  } else if (node.Get("fairSharingWeight").valid()) {
     p.kind = SweepParameter::Kind::kFairSharingWeight;
     KUEUESIM_RETURN_IF_ERROR(decode_target(node.Get("fairSharingWeight"), "fairSharingWeight"));
   }
@@ -295,6 +343,49 @@ std::string FiguresJson(const metrics::Summary& summary, std::vector<SimDuration
     metrics::AppendJsonString(&out, "utilization:" + key);
     out += ": " + JsonNumber(amounts.first / (amounts.second * seconds));
   }
+  // LeaderWorkerSet rollouts (the first of each), admission checks and
+  // autoscaler pools, when the scenario has them.
+  auto gpu_hours = [](const std::map<std::string, double>& amounts) {
+    double total = 0;
+    for (const auto& [resource, value] : amounts) {
+      if (resource.find("gpu") != std::string::npos) total += value / 3600.0;
+    }
+    return total;
+  };
+  auto add = [&](const std::string& key, const std::string& value) {
+    out += ", ";
+    metrics::AppendJsonString(&out, key);
+    out += ": " + value;
+  };
+  for (const auto& cluster : summary.clusters) {
+    const std::string prefix = cluster.name.empty() ? "" : cluster.name + "/";
+    std::set<std::string> seen;
+    for (const auto& r : cluster.rollouts) {
+      if (!seen.insert(r.leader_worker_set).second) continue;
+      const std::string key = "lws:" + prefix + r.leader_worker_set + ":";
+      add(key + "rollout_s", r.end < 0 ? std::string("null") : FormatSeconds(r.duration));
+      add(key + "below_desired_s", FormatSeconds(r.below_desired));
+      add(key + "deficit_group_h", JsonNumber(r.deficit_group_seconds / 3600.0));
+      add(key + "surge_gpu_h", JsonNumber(gpu_hours(r.surge_quota_seconds)));
+      add(key + "idle_surge_gpu_h", JsonNumber(gpu_hours(r.idle_surge_quota_seconds)));
+      add(key + "preemptions", fmt::format("{}", r.preemptions));
+    }
+    for (const auto& c : cluster.admission_checks) {
+      const std::string key = "check:" + prefix + c.name + ":";
+      add(key + "ready_p90_s", FormatSeconds(c.time_to_ready.p90));
+      add(key + "held_gpu_h", JsonNumber(gpu_hours(c.held_quota)));
+      add(key + "retries", fmt::format("{}", c.retry));
+      add(key + "rejected", fmt::format("{}", c.rejected));
+    }
+    if (cluster.autoscaler.has_value()) {
+      for (const auto& pool : cluster.autoscaler->pools) {
+        const std::string key = "pool:" + prefix + pool.name + ":";
+        add(key + "nodes_added", fmt::format("{}", pool.nodes_added));
+        add(key + "gpu_h", JsonNumber(gpu_hours(pool.provisioned_amount_seconds)));
+        add(key + "idle_gpu_h", JsonNumber(gpu_hours(pool.idle_amount_seconds)));
+      }
+    }
+  }
   return out + "}";
 }
 
@@ -356,6 +447,118 @@ absl::StatusOr<Sweep> LoadSweep(const std::vector<std::string>& files) {
   return std::move(found[0]);
 }
 
+absl::Status ApplyObjectField(const SweepParameter& p, const std::string& value, scenario::ClusterSpec* cluster) {
+  auto bad = [&](const std::string& what) {
+    return ParameterError(p, fmt::format("{} \"{}\": \"{}\" is not {}", p.field, p.object_name, value, what));
+  };
+  auto to_int = [&](int32_t* out) -> bool {
+    char* end = nullptr;
+    errno = 0;
+    const long v = std::strtol(value.c_str(), &end, 10);
+    if (value.empty() || end != value.c_str() + value.size() || errno != 0 || v < 0 || v > 1000000000) return false;
+    *out = static_cast<int32_t>(v);
+    return true;
+  };
+  auto to_duration = [&](SimDuration* out) -> bool {
+    auto d = ParseDuration(value);
+    if (!d.ok() || *d < 0) return false;
+    *out = *d;
+    return true;
+  };
+  if (p.kind == SweepParameter::Kind::kLeaderWorkerSet) {
+    for (auto& lws : cluster->leader_worker_sets) {
+      if (lws.meta.name != p.object_name || lws.meta.namespace_ != p.object_namespace) continue;
+      auto int_or_percent = [](const std::string& text) {
+        const std::string digits = !text.empty() && text.back() == '%' ? text.substr(0, text.size() - 1) : text;
+        return !digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos;
+      };
+      auto zero = [](const std::string& text) { return text.find_first_not_of("0%") == std::string::npos; };
+      if (p.field == "maxSurge" || p.field == "maxUnavailable" || p.field == "rollingUpdate") {
+        // An integer or a percentage, as LWS takes them; rollingUpdate sets
+        // both as MAXSURGE/MAXUNAVAILABLE (e.g. 1/0).
+        if (p.field == "rollingUpdate") {
+          const size_t slash = value.find('/');
+          if (slash == std::string::npos || !int_or_percent(value.substr(0, slash)) ||
+              !int_or_percent(value.substr(slash + 1))) {
+            return bad("MAXSURGE/MAXUNAVAILABLE (e.g. 1/0)");
+          }
+          lws.max_surge = value.substr(0, slash);
+          lws.max_unavailable = value.substr(slash + 1);
+        } else {
+          if (!int_or_percent(value)) return bad("an integer or a percentage");
+          (p.field == "maxSurge" ? lws.max_surge : lws.max_unavailable) = value;
+        }
+        if (zero(lws.max_surge) && zero(lws.max_unavailable)) {
+          return bad("allowed with the other bound (LeaderWorkerSet: maxUnavailable and maxSurge must not both be 0)");
+        }
+      } else if (p.field == "partition" || p.field == "replicas") {
+        int32_t v = 0;
+        if (!to_int(&v)) return bad("a non-negative integer");
+        (p.field == "partition" ? lws.partition : lws.replicas) = v;
+      } else {  // startupPolicy
+        if (value != "LeaderCreated" && value != "LeaderReady") return bad("LeaderCreated or LeaderReady");
+        lws.startup_leader_ready = value == "LeaderReady";
+      }
+      return absl::OkStatus();
+    }
+    return ParameterError(p, fmt::format("no LeaderWorkerSet \"{}/{}\"", p.object_namespace, p.object_name));
+  }
+  if (p.kind == SweepParameter::Kind::kAutoscalerPool) {
+    for (auto& pool : cluster->autoscaler_pools) {
+      if (pool.meta.name != p.object_name) continue;
+      if (p.field == "provisioningTime") {
+        model::DurationDistribution d;
+        d.text = value;
+        if (!to_duration(&d.a)) return bad("a duration");
+        pool.provisioning_time = d;
+      } else if (p.field == "scaleDownDelay") {
+        if (!to_duration(&pool.scale_down_delay)) return bad("a duration");
+      } else if (p.field == "maxNodes" || p.field == "minNodes") {
+        int32_t v = 0;
+        if (!to_int(&v)) return bad("a non-negative integer");
+        (p.field == "maxNodes" ? pool.max_nodes : pool.min_nodes) = v;
+        if (pool.min_nodes > pool.max_nodes) return bad("compatible with the pool's other size bound");
+      } else if (p.field == "capacity") {
+        // "none" or the pool's capacity from the start: N.
+        pool.capacity.clear();
+        if (value != "none") {
+          int32_t v = 0;
+          if (!to_int(&v)) return bad("none or a non-negative integer");
+          pool.capacity.emplace_back(0, v);
+        }
+      } else {  // stockout: "none" or "FROM-UNTIL" (e.g. 30m-2h)
+        pool.stockouts.clear();
+        if (value != "none") {
+          const size_t dash = value.find('-');
+          auto from = dash == std::string::npos ? absl::StatusOr<SimDuration>(absl::InvalidArgumentError(""))
+                                                : ParseDuration(value.substr(0, dash));
+          auto until = dash == std::string::npos ? absl::StatusOr<SimDuration>(absl::InvalidArgumentError(""))
+                                                 : ParseDuration(value.substr(dash + 1));
+          if (!from.ok() || !until.ok() || *from < 0 || *until <= *from) return bad("none or FROM-UNTIL (e.g. 30m-2h)");
+          pool.stockouts.emplace_back(*from, *until);
+        }
+      }
+      return absl::OkStatus();
+    }
+    return ParameterError(p, fmt::format("no AutoscalerPool \"{}\"", p.object_name));
+  }
+  for (auto& prc : cluster->provisioning_request_configs) {
+    if (prc.meta.name != p.object_name) continue;
+    if (p.field == "provisioningClassName") {
+      if (value.empty()) return bad("a class name");
+      prc.provisioning_class_name = value;
+    } else {
+      int32_t v = 0;
+      if (!to_int(&v)) return bad("a non-negative integer");
+      (p.field == "backoffLimitCount"    ? prc.backoff_limit_count
+       : p.field == "backoffBaseSeconds" ? prc.backoff_base_seconds
+                                         : prc.backoff_max_seconds) = v;
+    }
+    return absl::OkStatus();
+  }
+  return ParameterError(p, fmt::format("no ProvisioningRequestConfig \"{}\"", p.object_name));
+}
+
 absl::StatusOr<scenario::Scenario> ApplyPoint(const Sweep& sweep, int64_t point, scenario::Scenario scenario) {
   const std::vector<size_t> at = sweep.Coordinates(point);
   for (size_t i = 0; i < sweep.parameters.size(); ++i) {
@@ -373,6 +576,11 @@ absl::StatusOr<scenario::Scenario> ApplyPoint(const Sweep& sweep, int64_t point,
       if (c.name == p.cluster) cluster = &c;
     }
     if (cluster == nullptr) return ParameterError(p, fmt::format("no cluster \"{}\" in the scenario", p.cluster));
+    if (p.kind == SweepParameter::Kind::kLeaderWorkerSet || p.kind == SweepParameter::Kind::kAutoscalerPool ||
+        p.kind == SweepParameter::Kind::kProvisioningRequestConfig) {
+      KUEUESIM_RETURN_IF_ERROR(ApplyObjectField(p, value, cluster));
+      continue;
+    }
     KUEUESIM_RETURN_IF_ERROR(p.kind == SweepParameter::Kind::kQuota ? ApplyQuota(p, value, cluster)
                                                                     : ApplyWeight(p, value, cluster));
   }

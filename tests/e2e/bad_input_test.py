@@ -58,8 +58,53 @@ spec:
 """
 
 
+def pool(spec):
+    return f"""apiVersion: kueuesim.io/v1alpha1
+kind: AutoscalerPool
+metadata:
+  name: gpu
+spec:
+{spec}
+"""
+
+
+def prc(spec):
+    return f"""apiVersion: kueue.x-k8s.io/v1beta2
+kind: ProvisioningRequestConfig
+metadata:
+  name: prc
+spec:
+{spec}
+"""
+
+
 def cases():
     yield "malformed quantity", VALID_HEAD + cq("a", quota="12x"), "nominalQuota"
+    yield "pool without maxNodes", pool("  allocatable: {nvidia.com/gpu: '8'}"), 'AutoscalerPool "gpu": spec.maxNodes'
+    yield "pool max below min", pool("  allocatable: {cpu: '8'}\n  minNodes: 3\n  maxNodes: 2"), "spec.maxNodes"
+    yield "pool bad distribution", pool("  allocatable: {cpu: '8'}\n  maxNodes: 2\n  provisioningTime: lognormal(1m)"), \
+        "spec.provisioningTime"
+    yield "pool stockout backwards", pool("  allocatable: {cpu: '8'}\n  maxNodes: 2\n  stockouts: [{from: 2h, until: 1h}]"), \
+        "spec.stockouts[0].until"
+    yield "prc without class", prc("  managedResources: [nvidia.com/gpu]"), \
+        'ProvisioningRequestConfig "prc": spec.provisioningClassName'
+    yield "prc negative retry", prc("  provisioningClassName: x\n  retryStrategy: {backoffLimitCount: -1}"), \
+        "spec.retryStrategy.backoffLimitCount"
+    yield "check outcome unknown", """apiVersion: kueue.x-k8s.io/v1beta2
+kind: AdmissionCheck
+metadata:
+  name: approval
+  annotations: {kueuesim.io/check-outcome: Perhaps}
+spec:
+  controllerName: example.com/approval
+""", "kueuesim.io/check-outcome"
+    yield "pool change without field", """apiVersion: kueuesim.io/v1alpha1
+kind: Change
+metadata: {name: c}
+spec:
+  at: 1h
+  target: {kind: AutoscalerPool, name: gpu}
+""", "capacity or stockout"
     yield "negative quota", VALID_HEAD + cq("a", quota="-1"), "nominalQuota"
     yield "negative count", VALID_HEAD + workload(count="-2"), "count"
     yield "cohort cycle", VALID_HEAD + """apiVersion: kueue.x-k8s.io/v1beta2

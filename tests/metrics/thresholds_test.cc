@@ -209,5 +209,61 @@ TEST(ThresholdsTest, MissingFileIsNotFound) {
               StatusIs(absl::StatusCode::kNotFound, HasSubstr("/nonexistent/thresholds.yaml")));
 }
 
+// A run with a ProvisioningRequest check, a LeaderWorkerSet rollout and an
+// autoscaler pool.
+Summary ProvisioningRun() {
+  Summary summary = TwoTeams();
+  ClusterSummary& cluster = summary.clusters[0];
+  AdmissionCheckSummary check;
+  check.name = "prov";
+  check.time_to_ready = WaitStats{3, 10 * kSecond, 5 * kMinute, 5 * kMinute, 5 * kMinute, 2 * kMinute};
+  check.held_time = 20 * kMinute;
+  check.retry = 2;
+  cluster.admission_checks.push_back(check);
+  RolloutFigures rollout;
+  rollout.leader_worker_set = "inference/llm";
+  rollout.duration = 40 * kMinute;
+  rollout.below_desired = 12 * kMinute;
+  rollout.preemptions = 1;
+  cluster.rollouts.push_back(rollout);
+  runtime::AutoscalerReport autoscaler;
+  runtime::AutoscalerPoolReport pool;
+  pool.name = "h100";
+  pool.nodes_added = 3;
+  pool.stockout_time = kHour;
+  autoscaler.pools.push_back(pool);
+  cluster.autoscaler = autoscaler;
+  return summary;
+}
+
+TEST(ThresholdsTest, AdmissionCheckRolloutAndPoolMetrics) {
+  absl::StatusOr<Thresholds> thresholds = ParseThresholds(
+      "- {admissionCheck: prov, metric: admissionCheckReadyP90, max: 10m}\n"
+      "- {admissionCheck: prov, metric: admissionCheckRetries, max: 1}\n"
+      "- {leaderWorkerSet: inference/llm, metric: rolloutBelowDesired, max: 10m}\n"
+      "- {autoscalerPool: h100, metric: poolStockout, max: 0s}\n"
+      "- {autoscalerPool: h100, metric: poolNodesAdded, min: 3}\n",
+      "t.yaml");
+  ASSERT_THAT(thresholds, IsOk());
+  absl::StatusOr<ThresholdReport> report = EvaluateThresholds(*thresholds, ProvisioningRun());
+  ASSERT_THAT(report, IsOk());
+  ASSERT_THAT(report->outcomes, SizeIs(5));
+  EXPECT_TRUE(report->outcomes[0].passed);
+  EXPECT_FALSE(report->outcomes[1].passed);
+  EXPECT_FALSE(report->outcomes[2].passed);
+  EXPECT_EQ(report->outcomes[2].message,
+            "t.yaml:3: threshold entry 3: leaderWorkerSet \"inference/llm\" rolloutBelowDesired = 12m0s, above max 10m");
+  EXPECT_FALSE(report->outcomes[3].passed);
+  EXPECT_TRUE(report->outcomes[4].passed);
+  EXPECT_THAT(EvaluateThresholds(*ParseThresholds("- {admissionCheck: nope, metric: admissionCheckHeld, max: 1m}\n", "t.yaml"),
+                                 ProvisioningRun())
+                  .status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no admissionCheck \"nope\"")));
+  EXPECT_THAT(EvaluateError("- {metric: rolloutTime, max: 1h}\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("needs leaderWorkerSet")));
+  EXPECT_THAT(EvaluateError("- {admissionCheck: prov, metric: waitP90, max: 1h}\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("applies to the metrics of that object only")));
+}
+
 }  // namespace
 }  // namespace kueuesim::metrics

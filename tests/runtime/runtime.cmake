@@ -34,3 +34,9 @@ kueuesim_test(NAME cronjob_controller_test
 kueuesim_test(NAME pending_conditions_test
   SOURCES runtime/pending_conditions_test.cc
   DEPS kueuesim::sim kueuesim::policy kueuesim::scenario fmt::fmt)
+
+# The ProvisioningRequest admission check, the simulated autoscaler and the
+# declared answers of other checks, through the simulation.
+kueuesim_test(NAME provisioning_test
+  SOURCES runtime/provisioning_test.cc
+  DEPS kueuesim::sim kueuesim::policy kueuesim::scenario fmt::fmt)

@@ -72,6 +72,43 @@ struct ClusterQueueSummary {
   std::map<std::string, int64_t> pending_by_reason;
 };
 
+// What one AdmissionCheck did: who answered it, how, and how long
+// workloads held quota waiting for it.
+struct AdmissionCheckSummary {
+  std::string name;
+  std::string controller;   // spec.controllerName
+  std::string answered_by;  // "ProvisioningRequest (<class>)", "declared: ...", "never (declared)", "nobody"
+  int64_t workloads = 0;    // quota reservations that needed it
+  int64_t ready = 0;
+  int64_t retry = 0;
+  int64_t rejected = 0;
+  int64_t pending_at_end = 0;
+  // ProvisioningRequest checks: requests created and how they ended.
+  int64_t requests = 0;
+  int64_t failed = 0;
+  int64_t booking_expired = 0;
+  int64_t capacity_revoked = 0;
+  WaitStats time_to_ready;  // quota reservation to Ready
+  SimDuration held_time = 0;  // quota held while it was not Ready (workload-time)
+  std::map<std::string, double> held_quota;  // resource -> amount-seconds
+};
+
+// What one LeaderWorkerSet rollout cost (the question maxSurge exists
+// for): how long it took, how long and how far serving capacity stayed
+// below the desired groups, the quota surge groups held (admitted but not
+// serving included), and the workloads its groups preempted meanwhile.
+struct RolloutFigures {
+  std::string leader_worker_set;  // namespace/name
+  SimTime start = 0;
+  SimTime end = -1;               // -1: not finished
+  SimDuration duration = 0;       // to the end, or to the end of the run
+  SimDuration below_desired = 0;  // time with fewer ready groups than replicas
+  double deficit_group_seconds = 0;
+  std::map<std::string, double> surge_quota_seconds;       // resource -> amount-seconds
+  std::map<std::string, double> idle_surge_quota_seconds;  // ... before the group's pods were ready
+  int64_t preemptions = 0;  // workloads its groups preempted during the rollout
+};
+
 // A value over time: (simulated seconds, value) points, one per change.
 using TimeSeries = std::vector<std::pair<SimTime, double>>;
 
@@ -95,6 +132,36 @@ struct ClusterSummary {
   // first such workload and its message ("ns/name: message").
   std::map<std::string, int64_t> pending_by_reason;
   std::map<std::string, std::string> pending_example;
+  // Admission checks of the cluster, and the simulated autoscaler's pools.
+  std::vector<AdmissionCheckSummary> admission_checks;
+  std::optional<runtime::AutoscalerReport> autoscaler;
+  // LeaderWorkerSet rollouts, one entry per rollout of any of them.
+  std::vector<RolloutFigures> rollouts;
+};
+
+// Collects what RolloutFigures needs from the event stream (quota held by
+// LeaderWorkerSet groups, their readiness, the preemptions they issue).
+class RolloutFiguresCollector {
+ public:
+  void OnEvent(const cluster::SimEvent& event);
+  // Fills cs->rollouts for the runtime's LeaderWorkerSets.
+  void Finish(SimTime end_time, const runtime::ClusterRuntime& runtime, ClusterSummary* cs) const;
+
+ private:
+  struct Hold {
+    std::string key;  // namespace/leaderworkerset-<name>-<index>
+    int32_t index = 0;
+    SimTime start = 0;
+    SimTime ready = -1;
+    SimTime end = -1;
+    std::map<std::string, double> usage;  // resource -> amount (display units)
+  };
+  struct ClusterData {
+    std::map<cluster::WorkloadId, size_t> open;  // hold index by workload
+    std::vector<Hold> holds;
+    std::vector<std::pair<std::string, SimTime>> preemptions;  // preemptor key, time
+  };
+  std::map<const cluster::ClusterState*, ClusterData> clusters_;
 };
 
 // One MultiKueue manager: what its dispatcher cost and bought.
@@ -216,6 +283,7 @@ class SummaryCollector : public cluster::EventSink {
 
   std::vector<ClusterAccumulator> clusters_;
   int64_t events_ = 0;
+  RolloutFiguresCollector rollouts_;
 };
 
 // Copies what the loader noticed into the summary: unknown kinds, warnings,

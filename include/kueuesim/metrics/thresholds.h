@@ -13,7 +13,9 @@
 // both inclusive), `clusterQueue` (a name, "*" for every ClusterQueue, or
 // absent for all ClusterQueues taken together), `flavor` and `resource`
 // (required by the resource metrics), `cluster` (restricts the check to one
-// cluster of a multi-cluster scenario). Metrics and the units of their
+// cluster of a multi-cluster scenario), or, for the admission-check,
+// rollout and autoscaler metrics, `admissionCheck`, `leaderWorkerSet`
+// (namespace/name) or `autoscalerPool`. Metrics and the units of their
 // bounds are listed in docs/ci-gate.md and by MetricNames().
 //
 // Errors (InvalidArgument) name the file and the entry: an unknown metric or
@@ -57,6 +59,10 @@ struct ThresholdCheck {
   std::optional<std::string> cluster_queue;  // absent: all together; "*": each
   std::string flavor;
   std::string resource;
+  // Metrics of an object other than a ClusterQueue: "admissionCheck",
+  // "leaderWorkerSet" (namespace/name) or "autoscalerPool", and its name.
+  std::string object_kind;
+  std::string object_name;
   std::optional<MetricValue> min;
   std::optional<MetricValue> max;
   std::string min_text;  // the bounds as written, for messages

@@ -208,6 +208,32 @@ struct Namespace {
   ObjectMeta meta;
 };
 
+// A duration drawn at random (with the run's seed) or fixed: "90s",
+// "uniform(1m, 5m)", "exponential(2m)" (mean), "normal(5m, 1m)" (mean,
+// standard deviation; clamped at 0).
+struct DurationDistribution {
+  enum class Kind : uint8_t { kFixed, kUniform, kExponential, kNormal };
+  Kind kind = Kind::kFixed;
+  SimDuration a = 0;  // fixed value, uniform low, exponential / normal mean
+  SimDuration b = 0;  // uniform high, normal standard deviation
+  std::string text;   // as written, for reports
+};
+
+// kueuesim.io/check-* annotations of an AdmissionCheck whose controller the
+// simulation does not model: after `delay`, the check turns Ready, Retry or
+// Rejected with the given probabilities (parts per million); `never`: it
+// is never answered (Kueue holds the workload at QuotaReserved).
+struct SimulatedCheckBehavior {
+  bool never = false;
+  DurationDistribution delay;
+  int32_t ready_ppm = 1000000;
+  int32_t retry_ppm = 0;
+  int32_t rejected_ppm = 0;
+  // requeueAfterSeconds the controller sets with Retry; nullopt: none (the
+  // workload is evicted at once).
+  std::optional<int32_t> retry_after_seconds;
+};
+
 // AdmissionCheck (spec and the status conditions the simulation starts with).
 struct AdmissionCheck {
   ObjectMeta meta;
@@ -218,6 +244,53 @@ struct AdmissionCheck {
   std::string parameters_kind;
   std::string parameters_name;
   bool active = true;
+  // kueuesim: how the simulation answers a check of a controller it does
+  // not model (annotations kueuesim.io/check-*); nullopt: not declared.
+  std::optional<SimulatedCheckBehavior> simulated;
+};
+
+// The AdmissionCheck controller name of Kueue's ProvisioningRequest check.
+inline constexpr const char* kProvisioningRequestControllerName = "kueue.x-k8s.io/provisioning-request";
+
+enum class PodSetMergePolicy : uint8_t { kNone, kIdenticalPodTemplates, kIdenticalWorkloadSchedulingRequirements };
+
+// kueue.x-k8s.io ProvisioningRequestConfig (spec), with the CRD defaults.
+struct ProvisioningRequestConfig {
+  ObjectMeta meta;
+  std::string provisioning_class_name;
+  std::map<std::string, std::string> parameters;
+  std::vector<std::string> managed_resources;  // empty: every resource
+  int32_t backoff_limit_count = 3;
+  int32_t backoff_base_seconds = 60;
+  int32_t backoff_max_seconds = 1800;
+  struct NodeSelectorUpdate {
+    std::string key;
+    std::string value_from_provisioning_class_detail;
+  };
+  std::vector<NodeSelectorUpdate> pod_set_update_node_selectors;
+  PodSetMergePolicy pod_set_merge_policy = PodSetMergePolicy::kNone;
+};
+
+// kueuesim.io/v1alpha1 AutoscalerPool: a node group the simulated cluster
+// autoscaler grows and shrinks to answer ProvisioningRequests.
+struct AutoscalerPool {
+  ObjectMeta meta;
+  // ProvisioningRequest classes it serves; empty: every class.
+  std::vector<std::string> provisioning_classes;
+  // The node shape.
+  Labels node_labels;
+  std::vector<Taint> taints;
+  std::map<std::string, Amount> allocatable;  // canonical amounts
+  int32_t min_nodes = 0;
+  int32_t max_nodes = 0;
+  std::optional<int32_t> initial_nodes;  // default min_nodes
+  DurationDistribution provisioning_time;  // scale-up request to node ready
+  SimDuration scale_down_delay = 10 * kMinute;
+  // How many nodes of the shape the cloud can supply over time (the pool's
+  // size cannot grow above it); nullopt: max_nodes at all times.
+  std::vector<std::pair<SimTime, int32_t>> capacity;  // (from, nodes), ascending
+  // Windows in which no node can be obtained (from, until).
+  std::vector<std::pair<SimTime, SimTime>> stockouts;
 };
 
 // The AdmissionCheck controller name of MultiKueue.
@@ -516,6 +589,10 @@ struct Change {
   std::optional<Node> node;
   std::optional<bool> node_ready;
   std::optional<bool> node_unschedulable;
+  // AutoscalerPool: the nodes the cloud can supply from now on (capacity
+  // timeline), and the start or end of a stockout.
+  std::optional<int32_t> pool_capacity;
+  std::optional<bool> pool_stockout;
 };
 
 // --- DRA (resource.k8s.io/v1) ---

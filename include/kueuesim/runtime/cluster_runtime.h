@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,7 @@
 #include "kueuesim/engine/event_queue.h"
 #include "kueuesim/policy/preemption.h"
 #include "kueuesim/policy/queue_ordering.h"
+#include "kueuesim/runtime/autoscaler_report.h"
 #include "kueuesim/scenario/scenario.h"
 
 namespace kueuesim::admission {
@@ -36,6 +38,8 @@ namespace kueuesim::runtime {
 
 class LwsController;
 struct LwsReport;
+class ProvisioningController;
+class SimulatedCheckController;
 
 using cluster::CqId;
 using cluster::EventSink;
@@ -81,7 +85,8 @@ class AdmissionCheckController {
   // cluster's AdmissionChecks) is Pending. The controller answers with
   // ClusterRuntime::SetAdmissionCheckState, now or later.
   virtual void OnCheckPending(WorkloadId id, int32_t check) = 0;
-  // Every check is Ready: the workload is admitted.
+  // Every check is Ready: the workload is admitted. (Called for every
+  // controller of the workload's checks.)
   virtual void OnAdmitted(WorkloadId /*id*/) {}
   // An eviction was issued (preemption, PodsReady timeout, a check's Retry).
   virtual void OnEvicted(WorkloadId /*id*/) {}
@@ -95,6 +100,25 @@ class AdmissionCheckController {
   // The state of one of the workload's checks changed (any check, also one
   // answered by another controller), e.g. MultiKueue waits for the others.
   virtual void OnCheckStateChanged(WorkloadId /*id*/, int32_t /*check*/, CheckState /*state*/) {}
+};
+
+// What one AdmissionCheck did over the run (for the summary): how many
+// quota reservations needed it, how it answered, how long workloads held
+// quota waiting for it.
+struct AdmissionCheckStats {
+  int64_t workloads = 0;  // quota reservations whose checks included it
+  int64_t ready = 0;      // answers, by state
+  int64_t retry = 0;
+  int64_t rejected = 0;
+  int64_t pending_at_end = 0;  // still waiting when the run ended
+  // Quota reservation to Ready (Kueue's admission_checks_wait_time counts
+  // to Admitted), one entry per Ready.
+  std::vector<SimDuration> time_to_ready;
+  // Time workloads held quota while this check was not Ready, and that
+  // quota integrated over it: resource -> amount-seconds (cpu in
+  // core-seconds, GPUs in GPU-seconds).
+  SimDuration held_time = 0;
+  std::map<std::string, double> held_quota;
 };
 
 struct RuntimeOptions {
@@ -185,6 +209,31 @@ class ClusterRuntime : public engine::EventHandler {
   // it changed. Ignored for a workload that holds quota or is finished. The
   // scheduler overwrites it when it next considers the workload.
   void SetPendingCondition(WorkloadId id, cluster::QuotaReservedReason reason, std::string message);
+  // Retry with requeueAfterSeconds (workload.UpdateAdmissionCheckRequeueState):
+  // requeueAt = now + `requeue_after`. Under the AtRequeueAt policy (Kueue's
+  // workload controller at the reference commit) the workload keeps its
+  // quota until requeueAt and is evicted then; under Immediate (KEP-3258)
+  // it is evicted now and requeued at requeueAt.
+  void SetAdmissionCheckRetry(WorkloadId id, int32_t check, SimDuration requeue_after);
+  // The state of a check of a workload holding quota (kPending if unknown).
+  CheckState AdmissionCheckStateOf(WorkloadId id, int32_t check) const;
+  // The pods of the workload's next admission cannot start before `at`
+  // (their nodes are still booting); the PodsReady timeout still counts
+  // from the admission.
+  void SetPodStartNotBefore(WorkloadId id, SimTime at);
+  // Nodes created and deleted during the run (the cluster autoscaler): the
+  // TAS cache follows, as for Node Changes; `reason` names the cause in the
+  // event log.
+  void AddNode(const model::Node& node, std::string_view reason);
+  void RemoveNode(const std::string& name, std::string_view reason);
+  // Per AdmissionCheck (by index), what it did until now (the waits still
+  // open count up to now and in pending_at_end).
+  std::vector<AdmissionCheckStats> AdmissionCheckStatsNow() const;
+  // The simulated cluster autoscaler's pools until now (nullopt without
+  // ProvisioningRequest checks or AutoscalerPools).
+  std::optional<AutoscalerReport> AutoscalerReportNow() const;
+  const ProvisioningController* provisioning_controller() const { return provisioning_.get(); }
+  uint64_t seed() const { return seed_; }
   // Delivers an event through the cluster's sink (used by controllers
   // attached to this cluster).
   void EmitEvent(const cluster::SimEvent& event);
@@ -230,6 +279,9 @@ class ClusterRuntime : public engine::EventHandler {
     kNodeReplacement,
     kHoldRelease,
     kActiveDeadline,
+    kCheckRetryEviction,
+    kDelayedPodStart,
+    kSecondPass,
   };
 
   // A timed change of a Kueue object, resolved to ids (object_changes.cc).
@@ -252,6 +304,20 @@ class ClusterRuntime : public engine::EventHandler {
   void OnReserved(WorkloadId id);
   // Every check is Ready: admits the workload and starts its pods.
   void Admit(WorkloadId id);
+  // Every check Ready: a pod set on a TAS flavor whose topology was delayed
+  // (ProvisioningRequest check) gets its placement in a second pass first
+  // (Kueue's second-pass queue: retried after 1 s, doubling up to 30 s).
+  void AdmitOrSecondPass(WorkloadId id);
+  void OnSecondPass(WorkloadId id, uint32_t generation);
+  // The pods of an admitted local workload start (after Admit, or when the
+  // nodes they wait for are ready).
+  void StartPods(WorkloadId id);
+  void OnCheckRetryEviction(WorkloadId id, uint32_t generation);
+  // Admission-check statistics: the waits of a workload's checks start at
+  // quota reservation and end at Ready or when it stops holding quota.
+  void OpenCheckWaits(WorkloadId id);
+  void CloseCheckWait(WorkloadId id, int32_t check, bool ready);
+  void CloseCheckWaits(WorkloadId id);
   AdmissionCheckController* RemoteController(const cluster::WorkloadRecord& wl) const;
   std::vector<AdmissionCheckController*> ControllersOf(const cluster::WorkloadRecord& wl) const;
   void OnPodsReady(WorkloadId id, uint32_t generation);
@@ -336,6 +402,17 @@ class ClusterRuntime : public engine::EventHandler {
   std::map<std::string, SimTime> not_ready_since_;  // by node name
   std::vector<AdmissionCheckController*> check_controllers_;  // by check; may be null
   std::vector<std::unique_ptr<LwsController>> lws_;
+  std::unique_ptr<ProvisioningController> provisioning_;
+  std::unique_ptr<SimulatedCheckController> simulated_checks_;
+  bool retry_eviction_immediate_ = false;
+  std::vector<AdmissionCheckStats> check_stats_;  // by check
+  struct CheckWait {
+    SimTime reserved_at = 0;
+    std::vector<std::pair<int32_t, bool>> checks;  // (check, still waiting)
+  };
+  std::map<WorkloadId, CheckWait> check_waits_;
+  std::map<WorkloadId, SimTime> pod_start_not_before_;
+  std::map<WorkloadId, SimDuration> second_pass_backoff_;
   int64_t admitted_not_ready_ = 0;  // admitted workloads without PodsReady
   bool needs_cycle_ = false;
   std::vector<bool> requeue_pending_;  // by quota node (root cohort or ClusterQueue)

@@ -110,6 +110,25 @@ struct SimulationSettings {
   // spec.limits: the budget of what the scenario may make kueuesim build
   // (below the command line's --limits; see limits.h).
   LimitOverrides limits;
+  // The simulated cluster autoscaler that answers ProvisioningRequests
+  // (spec.autoscaler), with the defaults of the OSS cluster-autoscaler.
+  struct Autoscaler {
+    SimDuration scan_interval = 10 * kSecond;       // --scan-interval
+    int32_t requests_per_loop = 1;                  // ProvisioningRequests handled per loop
+    SimDuration initial_backoff = kMinute;          // after Provisioned=False
+    SimDuration max_backoff = 10 * kMinute;
+    SimDuration booking_time = 10 * kMinute;        // booked capacity kept for unscheduled pods
+    SimDuration request_expiry = 7 * 24 * kHour;    // never Provisioned: Failed (Expired)
+    SimDuration queued_lease = 7 * 24 * kHour;      // queued-provisioning VM lifetime (maxRunDurationSeconds)
+  } autoscaler;
+  // Kueue's eviction of a workload whose check went to Retry: "AtRequeueAt"
+  // (the code at the reference commit: quota held until requeueAt) or
+  // "Immediate" (KEP-3258: evicted at once, requeued at requeueAt).
+  std::string admission_check_retry_eviction = "AtRequeueAt";
+  // A Retry eviction loses the retry count of a check scoped to some of the
+  // ClusterQueue's flavors (the workload controller drops it while the
+  // workload has no admission); "false" keeps it.
+  bool flavor_scoped_retry_count_lost = true;
   model::SourceRef source;
 };
 
@@ -126,6 +145,8 @@ struct ClusterSpec {
   std::vector<model::PriorityClass> priority_classes;
   std::vector<model::Namespace> namespaces;
   std::vector<model::AdmissionCheck> admission_checks;
+  std::vector<model::ProvisioningRequestConfig> provisioning_request_configs;
+  std::vector<model::AutoscalerPool> autoscaler_pools;
   std::vector<model::MultiKueueConfig> multikueue_configs;
   std::vector<model::MultiKueueCluster> multikueue_clusters;
   std::vector<model::Topology> topologies;

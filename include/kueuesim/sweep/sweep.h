@@ -40,7 +40,7 @@
 namespace kueuesim::sweep {
 
 struct SweepParameter {
-  enum class Kind { kQuota, kPolicy, kFairSharingWeight };
+  enum class Kind { kQuota, kPolicy, kFairSharingWeight, kLeaderWorkerSet, kAutoscalerPool, kProvisioningRequestConfig };
   std::string name;
   Kind kind = Kind::kQuota;
   std::string cluster;        // "" : the default cluster
@@ -50,6 +50,11 @@ struct SweepParameter {
   std::string resource;       // quota
   std::string field;          // quota: nominalQuota | borrowingLimit | lendingLimit
   std::string policy;         // policy: queueOrdering | preemption | dispatcher
+  // leaderWorkerSet / autoscalerPool / provisioningRequestConfig: the
+  // object (namespace for a LeaderWorkerSet, default "default") and its
+  // field (see docs/sweeps.md); `field` is shared with quota.
+  std::string object_name;
+  std::string object_namespace;
   std::vector<std::string> values;
   std::string where;          // "file:line" of the parameter, for messages
 };

@@ -1,0 +1,28 @@
+// The admission-check and autoscaler parts of the run summary (summary.cc
+// calls these; kept apart so that summary.cc changes little).
+#ifndef KUEUESIM_METRICS_PROVISIONING_SUMMARY_H_
+#define KUEUESIM_METRICS_PROVISIONING_SUMMARY_H_
+
+#include <string>
+
+#include "kueuesim/metrics/summary.h"
+#include "kueuesim/runtime/cluster_runtime.h"
+
+namespace kueuesim::metrics {
+
+// Fills cs->admission_checks and cs->autoscaler from the runtime.
+void SummarizeAdmissionChecks(const runtime::ClusterRuntime& runtime, ClusterSummary* cs);
+// The text block for one cluster ("" when it has no checks nor pools).
+std::string FormatAdmissionChecks(const ClusterSummary& cluster);
+// The JSON members for one cluster (",\n    \"admissionChecks\": [...]" ...,
+// "" when it has no checks nor pools).
+std::string AdmissionChecksJson(const ClusterSummary& cluster);
+
+// The LeaderWorkerSet rollout figures (text block and JSON member; "" when
+// there is no rollout).
+std::string FormatRollouts(const ClusterSummary& cluster);
+std::string RolloutsJson(const ClusterSummary& cluster);
+
+}  // namespace kueuesim::metrics
+
+#endif  // KUEUESIM_METRICS_PROVISIONING_SUMMARY_H_
