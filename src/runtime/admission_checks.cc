@@ -78,7 +78,7 @@ void ClusterRuntime::AddNode(const model::Node& node, std::string_view reason) {
   change.name = std::string(reason);
   change.at = engine_->now();
   change.target_kind = "Node";
-  change.target_name = node.meta.name;
+  change.target_name = node.name;
   change.node_action = model::Change::NodeAction::kAdd;
   change.node = node;
   ApplyNodeChange(change);

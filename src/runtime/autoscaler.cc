@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -102,6 +103,9 @@ struct Autoscaler::Pool {
   int64_t next_number = 0;
   SimTime last_update = 0;
   AutoscalerPoolReport* report = nullptr;
+  // Labels, allocatable and taints shared by the pool's nodes (made on the
+  // first node).
+  std::shared_ptr<const model::NodeTemplate> node_template;
 };
 
 struct Autoscaler::Request {
@@ -220,13 +224,19 @@ void Autoscaler::AddPoolNode(int32_t pool_index, SimTime ready_at) {
   node.pool = pool_index;
   node.name = fmt::format("{}-{}", pool.spec->meta.name, pool.next_number++);
   node.ready_at = ready_at;
-  node.node.meta.name = node.name;
-  node.node.meta.labels = pool.spec->node_labels;
-  node.node.meta.labels["kubernetes.io/hostname"] = node.name;
-  node.node.meta.source = pool.spec->meta.source;
-  node.node.meta.cluster = pool.spec->meta.cluster;
-  node.node.taints = pool.spec->taints;
-  node.node.allocatable = pool.spec->allocatable;
+  if (pool.node_template == nullptr) {
+    model::NodeTemplate shared;
+    shared.labels = pool.spec->node_labels;
+    shared.labels.erase("kubernetes.io/hostname");  // each node's own (hostname_label)
+    shared.allocatable = pool.spec->allocatable;
+    shared.taints = pool.spec->taints;
+    shared.source = pool.spec->meta.source;
+    shared.cluster = pool.spec->meta.cluster;
+    pool.node_template = std::make_shared<const model::NodeTemplate>(std::move(shared));
+  }
+  node.node.name = node.name;
+  node.node.shared = pool.node_template;
+  node.node.hostname_label = true;
   const int32_t id = static_cast<int32_t>(nodes_.size());
   nodes_.push_back(std::move(node));
   ++pool.alive;

@@ -55,12 +55,40 @@ std::string_view WorkloadObjectKind(const model::Workload& workload) {
       return "Deployment";
     case model::WorkloadSourceKind::kStatefulSet:
       return "StatefulSet";
+    case model::WorkloadSourceKind::kJobSet:
+      return "JobSet";
+    case model::WorkloadSourceKind::kPyTorchJob:
+      return "PyTorchJob";
+    case model::WorkloadSourceKind::kTFJob:
+      return "TFJob";
+    case model::WorkloadSourceKind::kXGBoostJob:
+      return "XGBoostJob";
+    case model::WorkloadSourceKind::kPaddleJob:
+      return "PaddleJob";
+    case model::WorkloadSourceKind::kJAXJob:
+      return "JAXJob";
+    case model::WorkloadSourceKind::kMPIJob:
+      return "MPIJob";
+    case model::WorkloadSourceKind::kTrainJob:
+      return "TrainJob";
+    case model::WorkloadSourceKind::kRayJob:
+      return "RayJob";
+    case model::WorkloadSourceKind::kRayCluster:
+      return "RayCluster";
+    case model::WorkloadSourceKind::kRayService:
+      return "RayService";
+    case model::WorkloadSourceKind::kAppWrapper:
+      return "AppWrapper";
+    case model::WorkloadSourceKind::kSparkApplication:
+      return "SparkApplication";
   }
   return "Workload";
 }
 
 bool IsServingKind(std::string_view kind) {
-  return kind == "Deployment" || kind == "StatefulSet" || kind == "LeaderWorkerSet";
+  // RayCluster and RayService run until they are deleted, as serving does.
+  return kind == "Deployment" || kind == "StatefulSet" || kind == "LeaderWorkerSet" || kind == "RayCluster" ||
+         kind == "RayService";
 }
 
 bool DefaultDurationRuleMatches(const DefaultDurationRule& rule, const model::Workload& workload,

@@ -647,7 +647,6 @@ class Loader {
   std::map<std::string, PodGroupCollector> pod_groups_;  // by cluster name
   IntegratedKinds integrated_kinds_;
   bool keep_document_ = false;  // the document being read holds a deferred object
-  std::vector<std::unique_ptr<doc::Document>> kept_documents_;
   // The kind of the object being loaded (Workload::object_kind).
   std::string current_kind_;
   // The first object of each unsimulated workload kind ("file:line \"name\"").

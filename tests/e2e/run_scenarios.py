@@ -38,7 +38,11 @@ def scenarios(root):
             yield path
 
 
-def run(sim, path, tmp):
+def run(sim, path, tmp, root):
+    # Run from the directory above the root with paths relative to it, so that
+    # the file names in messages ("scenarios/docs/x.yaml:12: ...") do not
+    # depend on where the checkout or the build is.
+    cwd = os.path.dirname(os.path.abspath(root))
     base = path[: -len(".yaml")]
     args = []
     if os.path.exists(base + ".args"):
@@ -49,8 +53,9 @@ def run(sim, path, tmp):
     # Other scenario files named in .args are relative to the scenario.
     files = [path] + [os.path.join(os.path.dirname(path), a) for a in args if a.endswith(".yaml")]
     flags = [a for a in args if not a.endswith(".yaml")]
-    cmd = [sim, "run"] + files + flags + ["--summary", summary, "--events", events, "--quiet"]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    files = [os.path.relpath(os.path.abspath(f), cwd) for f in files]
+    cmd = [os.path.abspath(sim), "run"] + files + flags + ["--summary", summary, "--events", events, "--quiet"]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=cwd)
     if p.returncode != 0:
         return None, None, f"exit {p.returncode}: {p.stderr.strip()}"
     with open(summary) as fh:
@@ -91,9 +96,9 @@ def main():
         count += 1
         base = path[: -len(".yaml")]
         with tempfile.TemporaryDirectory() as tmp:
-            summary, events, err = run(args.sim, path, tmp)
+            summary, events, err = run(args.sim, path, tmp, args.root)
             # A second run must give byte-identical output.
-            summary2, events2, err2 = run(args.sim, path, tmp)
+            summary2, events2, err2 = run(args.sim, path, tmp, args.root)
         errors = []
         if err:
             errors.append(err)

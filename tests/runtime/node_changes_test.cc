@@ -31,8 +31,8 @@ class Recorder : public cluster::EventSink {
   void OnEvent(const cluster::SimEvent& event) override {
     if (event.type == cluster::EventType::kPodsReady || event.type == cluster::EventType::kArrived ||
         event.type == cluster::EventType::kAdmitted || event.type == cluster::EventType::kQuotaReleased ||
-        event.type == cluster::EventType::kFinished) {
-      return;
+        event.type == cluster::EventType::kFinished || event.type == cluster::EventType::kPending) {
+      return;  // why a workload waits is tested in pending_conditions_test
     }
     std::string line = fmt::format("{} {}", event.time / kSecond, cluster::EventTypeName(event.type));
     if (event.workload != cluster::kNone) line += " " + event.cluster->workload(event.workload).key;

@@ -83,11 +83,13 @@ TEST(TraceReplayTest, RecordedStartsHoldUntilThenQuotaDecides) {
   auto table = RunTable(TraceYaml("alibaba-gpu-2023", path, "replayRecordedStart: \"true\"") + Queues("1"));
   ASSERT_THAT(table, IsOk());
   EXPECT_EQ(*table,
-            ",alibaba/p2,main,finished,5.0,5.0,5.0,5.0,35.0,0.0,30.0,0,0,cpu=default;memory=default\n"
+            ",alibaba/p2,main,finished,5.0,5.0,5.0,5.0,35.0,0.0,30.0,0,0,cpu=default;memory=default,,\n"
             ",alibaba/p1,main,finished,0.0,10.0,10.0,10.0,110.0,10.0,100.0,0,0,"
-            "cpu=default;memory=default;nvidia.com/gpu=default\n"
+            "cpu=default;memory=default;nvidia.com/gpu=default,,\n"
             ",alibaba/p3,main,finished,20.0,111.0,111.0,111.0,131.0,91.0,20.0,0,0,"
-            "cpu=default;memory=default;nvidia.com/gpu=default\n");
+            "cpu=default;memory=default;nvidia.com/gpu=default,WaitingForQuota,"
+            "\"couldn't assign flavors to pod set main: insufficient unused quota for nvidia.com/gpu in flavor "
+            "default, 1 more needed\"\n");
   // Without the option the recorded waits play no part: everyone is queued
   // at creation (p3 then waits for p1's GPU from 20 s).
   auto plain = RunTable(TraceYaml("alibaba-gpu-2023", path, "") + Queues("1"));
