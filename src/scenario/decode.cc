@@ -1303,6 +1303,10 @@ absl::StatusOr<model::Configuration> DecodeConfiguration(const FieldReader& obje
 absl::Status DecodeSimulation(const FieldReader& object, SimulationSettings* settings) {
   FieldReader spec = object.Field("spec");
   KUEUESIM_RETURN_IF_ERROR(spec.ExpectMapping());
+  KUEUESIM_RETURN_IF_ERROR(CheckKnownFields(
+      spec, {"startTime", "evictionDelay", "nodeFailureDelay", "defaultStartupDelay", "cycleDuration",
+             "inadmissibleRequeueDelay", "cronJobHorizon", "until", "seed", "leaderWorkerSet", "defaultDurations",
+             "multiKueue", "autoscaler", "admissionChecks", "policies", "limits"}));
   settings->source.file = object.node().file();
   settings->source.line = object.node().position().line;
   if (spec.Field("startTime").present()) {
@@ -1336,6 +1340,9 @@ absl::Status DecodeSimulation(const FieldReader& object, SimulationSettings* set
     std::initializer_list<const char*> valid;
   };
   FieldReader lws = spec.Field("leaderWorkerSet");
+  KUEUESIM_RETURN_IF_ERROR(lws.ExpectMapping());
+  KUEUESIM_RETURN_IF_ERROR(
+      CheckKnownFields(lws, {"version", "statefulSetReplacement", "kueuePercentageMaxSurge", "kueueSurgeWorkloads"}));
   for (const ChoiceField& f :
        {ChoiceField{"version", &settings->lws_version, {"v0.10", "v0.8"}},
         ChoiceField{"statefulSetReplacement", &settings->statefulset_replacement, {"concurrent", "serial"}},
@@ -1355,6 +1362,7 @@ absl::Status DecodeSimulation(const FieldReader& object, SimulationSettings* set
   KUEUESIM_RETURN_IF_ERROR(DecodeDefaultDurations(spec.Field("defaultDurations"), &settings->default_durations));
   FieldReader multikueue = spec.Field("multiKueue");
   KUEUESIM_RETURN_IF_ERROR(multikueue.ExpectMapping());
+  KUEUESIM_RETURN_IF_ERROR(CheckKnownFields(multikueue, {"dispatchLatency", "statusSyncLatency"}));
   for (const DurationField& f :
        {DurationField{"dispatchLatency", &settings->multikueue_dispatch_latency},
         DurationField{"statusSyncLatency", &settings->multikueue_status_sync_latency}}) {
@@ -1365,6 +1373,7 @@ absl::Status DecodeSimulation(const FieldReader& object, SimulationSettings* set
   KUEUESIM_RETURN_IF_ERROR(DecodeProvisioningSettings(spec, settings));
   FieldReader policies = spec.Field("policies");
   KUEUESIM_RETURN_IF_ERROR(policies.ExpectMapping());
+  KUEUESIM_RETURN_IF_ERROR(CheckKnownFields(policies, {"queueOrdering", "preemption", "dispatcher"}));
   struct PolicyField {
     const char* name;
     PolicyChoice* target;

@@ -104,18 +104,6 @@ std::string DefaultLevelName(std::string_view label) {
   return std::string(dash == std::string_view::npos ? tail : tail.substr(dash + 1));
 }
 
-absl::Status CheckKnownFields(const FieldReader& field, const std::set<std::string_view>& known) {
-  if (!field.node().IsMapping()) return absl::OkStatus();
-  for (size_t i = 0; i < field.node().size(); ++i) {
-    std::string_view key = field.node().key(i);
-    if (known.contains(key)) continue;
-    std::string valid;
-    for (auto k : known) valid += fmt::format("{}{}", valid.empty() ? "" : ", ", k);
-    return field.Field(key).Error(fmt::format("unknown field (valid: {})", valid));
-  }
-  return absl::OkStatus();
-}
-
 struct Level {
   explicit Level(FieldReader item) : field(std::move(item)) {}
   FieldReader field;  // spec.levels[i], for messages

@@ -17,18 +17,6 @@
 namespace kueuesim::scenario {
 namespace {
 
-absl::Status CheckKnownFields(const FieldReader& field, const std::set<std::string_view>& known) {
-  if (!field.node().IsMapping()) return absl::OkStatus();
-  for (size_t i = 0; i < field.node().size(); ++i) {
-    std::string_view key = field.node().key(i);
-    if (known.contains(key)) continue;
-    std::string valid;
-    for (auto k : known) valid += fmt::format("{}{}", valid.empty() ? "" : ", ", k);
-    return field.Field(key).Error(fmt::format("unknown field (valid: {})", valid));
-  }
-  return absl::OkStatus();
-}
-
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);

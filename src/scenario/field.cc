@@ -175,4 +175,16 @@ absl::StatusOr<std::vector<std::string>> FieldReader::StringList() const {
   return out;
 }
 
+absl::Status CheckKnownFields(const FieldReader& field, const std::set<std::string_view>& known) {
+  if (!field.node().IsMapping()) return absl::OkStatus();
+  for (size_t i = 0; i < field.node().size(); ++i) {
+    std::string_view key = field.node().key(i);
+    if (known.contains(key)) continue;
+    std::string valid;
+    for (auto k : known) valid += fmt::format("{}{}", valid.empty() ? "" : ", ", k);
+    return field.Field(std::string(key)).Error(fmt::format("unknown field (valid: {})", valid));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace kueuesim::scenario

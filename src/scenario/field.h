@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -72,6 +73,11 @@ class FieldReader {
   std::shared_ptr<const std::string> object_;
   std::string path_;
 };
+
+// An error naming the first key of the mapping `field` that is not in
+// `known` (kueuesim's own objects: a misspelt or misplaced setting must not
+// be ignored). OK when `field` is absent or not a mapping.
+absl::Status CheckKnownFields(const FieldReader& field, const std::set<std::string_view>& known);
 
 }  // namespace kueuesim::scenario
 

@@ -19,6 +19,7 @@ namespace {
 using ::kueuesim::testing::ClusterQueueYaml;
 using ::kueuesim::testing::LoadYaml;
 using ::kueuesim::testing::ResourceFlavorYaml;
+using ::kueuesim::testing::IsOk;
 using ::kueuesim::testing::StatusIs;
 using ::kueuesim::testing::WorkloadOptions;
 using ::kueuesim::testing::WorkloadYaml;
@@ -53,6 +54,25 @@ TEST(ScenarioBadInputTest, MalformedQuantity) {
                        AllOf(HasSubstr("bad.yaml:"), HasSubstr("ClusterQueue \"a\""),
                              HasSubstr("spec.resourceGroups[0].flavors[0].resources[0].nominalQuota"),
                              HasSubstr("12x"))));
+}
+
+// Setup: a Simulation with a LeaderWorkerSet setting written directly under
+// spec (it belongs under spec.leaderWorkerSet), and one with a misspelt key
+// under spec.leaderWorkerSet. Invariant: InvalidArgument naming the field and
+// the valid keys; a misplaced setting is never ignored.
+TEST(ScenarioBadInputTest, UnknownSimulationFieldsAreErrors) {
+  const std::string simulation = "apiVersion: kueuesim.io/v1alpha1\nkind: Simulation\nmetadata:\n  name: s\nspec:\n";
+  EXPECT_THAT(LoadBad(kHead + "---\n" + simulation + "  kueueSurgeWorkloads: fixed\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("bad.yaml:"), HasSubstr("Simulation \"s\""),
+                             HasSubstr("spec.kueueSurgeWorkloads"), HasSubstr("unknown field"),
+                             HasSubstr("leaderWorkerSet"))));
+  EXPECT_THAT(LoadBad(kHead + "---\n" + simulation + "  leaderWorkerSet:\n    kueueSurgeWorkload: fixed\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("spec.leaderWorkerSet.kueueSurgeWorkload"), HasSubstr("unknown field"),
+                             HasSubstr("kueueSurgeWorkloads"))));
+  EXPECT_THAT(LoadBad(kHead + "---\n" + simulation + "  leaderWorkerSet:\n    kueueSurgeWorkloads: fixed\n"),
+              IsOk());
 }
 
 // Setup: nominalQuota "-1". Invariant: InvalidArgument, field nominalQuota,
