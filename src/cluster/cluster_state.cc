@@ -426,8 +426,16 @@ absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model
   if (dra_charger_ != nullptr) {
     for (size_t i = 0; i < spec->pod_sets.size(); ++i) {
       const model::PodSet& pod_set = spec->pod_sets[i];
+      // Extended resources reach the charger as Kueue's DRA path sums them
+      // from the containers (max of init, sum of regular containers, per
+      // original name), not as the pod's effective request.
       std::map<std::string, Amount> requests;
-      for (const auto& request : pod_set.requests) requests[request.name] = request.amount;
+      for (const auto& request : pod_set.requests) {
+        if (!dra::IsExtendedResourceName(request.name)) requests[request.name] = request.amount;
+      }
+      for (const auto& request : pod_set.container_extended_requests) {
+        if (dra::IsExtendedResourceName(request.name)) requests[request.name] = request.amount;
+      }
       if (!dra_charger_->Applies(pod_set, requests)) {
         dra_charges.emplace_back();
         continue;

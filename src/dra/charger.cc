@@ -205,15 +205,6 @@ std::string Qualify(const std::string& driver, const std::string& name) {
   return name.find('/') == std::string::npos ? fmt::format("{}/{}", driver, name) : name;
 }
 
-bool IsExtendedResourceName(const std::string& name) {
-  // kueue pkg/util/resource.IsExtendedResourceName: not native (has a '/'
-  // and not in the kubernetes.io/ namespace), not hugepages-*.
-  if (name.find('/') == std::string::npos) return false;
-  if (name.rfind("kubernetes.io/", 0) == 0) return false;
-  if (name.rfind("hugepages-", 0) == 0) return false;
-  return true;
-}
-
 // A device and the driver of its slice.
 struct DeviceRef {
   const std::string* driver;
@@ -1100,6 +1091,15 @@ PodSetCharge Charger::Charge(const std::string& namespace_, const model::PodSet&
   out.replaced_extended_resources = std::move(replaced);
   out.dra_requests = std::move(dra);
   return out;
+}
+
+bool IsExtendedResourceName(const std::string& name) {
+  // kueue pkg/util/resource.IsExtendedResourceName: not native (has a '/'
+  // and not in the kubernetes.io/ namespace), not hugepages-*.
+  if (name.find('/') == std::string::npos) return false;
+  if (name.rfind("kubernetes.io/", 0) == 0) return false;
+  if (name.rfind("hugepages-", 0) == 0) return false;
+  return true;
 }
 
 std::string WorkloadInadmissibleReason(const std::vector<PodSetCharge>& charges) {

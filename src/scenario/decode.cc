@@ -510,6 +510,19 @@ absl::Status DecodePodSpec(const FieldReader& spec, const PodSpecExtras& extras,
   const auto note_overflow = [&overflowed](std::optional<std::string> resource) {
     if (!overflowed.has_value()) overflowed = std::move(resource);
   };
+  // Kueue's DRA extended-resource path (pkg/dra ResolveExtendedResourceQuota)
+  // aggregates per original resource name differently: the sum over the
+  // regular containers against the max over every init container (sidecars
+  // included), for names with a domain prefix.
+  std::map<std::string, Amount> extended_sum;
+  std::map<std::string, Amount> extended_init_max;
+  const auto domain_prefixed = [](const std::map<std::string, Amount>& from) {
+    std::map<std::string, Amount> out;
+    for (const auto& [name, amount] : from) {
+      if (amount != 0 && name.find('/') != std::string::npos) out.emplace(name, amount);
+    }
+    return out;
+  };
   FieldReader containers = spec.Field(extras.containers_field);
   KUEUESIM_RETURN_IF_ERROR(containers.ExpectSequence());
   for (size_t i = 0; i < containers.size(); ++i) {
@@ -518,11 +531,13 @@ absl::Status DecodePodSpec(const FieldReader& spec, const PodSpecExtras& extras,
         auto container_requests,
         DecodeContainerRequests(containers.Index(i), floored ? &extras.first_container_request_floor : nullptr));
     note_overflow(AddRequests(&requests, container_requests));
+    note_overflow(AddRequests(&extended_sum, domain_prefixed(container_requests)));
   }
   for (const auto& extra : extras.extra_containers) {
     std::map<std::string, Amount> container_requests = extra.requests;
     for (const auto& [name, amount] : extra.limits) container_requests.emplace(name, amount);
     note_overflow(AddRequests(&requests, container_requests));
+    note_overflow(AddRequests(&extended_sum, domain_prefixed(container_requests)));
   }
   std::map<std::string, Amount> restartable_sum;
   std::map<std::string, Amount> init_max;
@@ -532,6 +547,7 @@ absl::Status DecodePodSpec(const FieldReader& spec, const PodSpecExtras& extras,
     FieldReader container = init_containers.Index(i);
     KUEUESIM_ASSIGN_OR_RETURN(auto container_requests, DecodeContainerRequests(container));
     KUEUESIM_ASSIGN_OR_RETURN(auto restart_policy, container.Field("restartPolicy").OptString());
+    MaxRequests(&extended_init_max, domain_prefixed(container_requests));
     if (restart_policy.value_or("") == "Always") {
       note_overflow(AddRequests(&requests, container_requests));
       note_overflow(AddRequests(&restartable_sum, container_requests));
@@ -571,6 +587,9 @@ absl::Status DecodePodSpec(const FieldReader& spec, const PodSpecExtras& extras,
     // Negative requests are floored to zero (Requests.FloorToZero).
     pod_set->requests.push_back({name, std::max<Amount>(amount, 0)});
   }
+  MaxRequests(&extended_sum, extended_init_max);
+  pod_set->container_extended_requests.clear();
+  for (const auto& [name, amount] : extended_sum) pod_set->container_extended_requests.push_back({name, amount});
 
   KUEUESIM_ASSIGN_OR_RETURN(pod_set->node_selector, spec.Field("nodeSelector").StringMap());
   FieldReader terms = spec.Field("affinity")
@@ -914,7 +933,7 @@ absl::StatusOr<std::vector<model::Taint>> DecodeTaintList(const FieldReader& lis
   return DecodeTaints(list);
 }
 
-absl::StatusOr<model::Node> DecodeNode(const FieldReader& object) {
+absl::StatusOr<model::Node> DecodeNode(const FieldReader& object, bool* has_ready_condition) {
   KUEUESIM_ASSIGN_OR_RETURN(model::ObjectMeta meta, DecodeMeta(object, false));
   model::NodeTemplate own;
   own.labels = std::move(meta.labels);
@@ -934,14 +953,21 @@ absl::StatusOr<model::Node> DecodeNode(const FieldReader& object) {
   if (spec.Field("unschedulable").present()) {
     KUEUESIM_ASSIGN_OR_RETURN(node.unschedulable, spec.Field("unschedulable").Bool());
   }
+  // Ready as Kueue's TAS node cache reads it (utiltas.IsNodeStatusConditionTrue):
+  // only a Ready condition with status True; a Node without one is not ready.
   FieldReader conditions = object.Field("status").Field("conditions");
   KUEUESIM_RETURN_IF_ERROR(conditions.ExpectSequence());
+  node.ready = false;
+  bool found_ready = false;
   for (size_t i = 0; i < conditions.size(); ++i) {
     KUEUESIM_ASSIGN_OR_RETURN(auto type, conditions.Index(i).Field("type").OptString());
     if (type.value_or("") != "Ready") continue;
     KUEUESIM_ASSIGN_OR_RETURN(auto status, conditions.Index(i).Field("status").OptString());
-    node.ready = status.value_or("True") == "True";
+    found_ready = true;
+    node.ready = status.value_or("") == "True";
+    break;
   }
+  if (has_ready_condition != nullptr) *has_ready_condition = found_ready;
   return node;
 }
 

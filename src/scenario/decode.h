@@ -31,7 +31,10 @@ absl::StatusOr<model::AdmissionCheck> DecodeAdmissionCheck(const FieldReader& ob
 absl::StatusOr<model::Topology> DecodeTopology(const FieldReader& object);
 absl::StatusOr<model::MultiKueueConfig> DecodeMultiKueueConfig(const FieldReader& object);
 absl::StatusOr<model::MultiKueueCluster> DecodeMultiKueueCluster(const FieldReader& object);
-absl::StatusOr<model::Node> DecodeNode(const FieldReader& object);
+// A Node is ready only with a Ready condition of status True, as Kueue's TAS
+// node cache reads it; `has_ready_condition` (optional) says whether it had
+// a Ready condition at all.
+absl::StatusOr<model::Node> DecodeNode(const FieldReader& object, bool* has_ready_condition = nullptr);
 // A v1 taint list (Node spec.taints, NodePool spec.taints).
 absl::StatusOr<std::vector<model::Taint>> DecodeTaintList(const FieldReader& list);
 absl::StatusOr<model::Workload> DecodeWorkload(const FieldReader& object, KueueApiVersion version);

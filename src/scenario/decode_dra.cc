@@ -131,7 +131,9 @@ absl::StatusOr<std::string> QualifiedName(const FieldReader& field, std::string_
 
 absl::StatusOr<model::DeviceAttribute> DecodeAttribute(const FieldReader& field) {
   KUEUESIM_RETURN_IF_ERROR(field.ExpectMapping());
-  if (!field.present()) return field.Error("must set exactly one of int, bool, string, version");
+  if (!field.present()) {
+    return field.Error("must set exactly one of int, bool, string, version, ints, bools, strings, versions");
+  }
   model::DeviceAttribute attribute;
   int set = 0;
   if (field.Field("int").present()) {
@@ -163,7 +165,51 @@ absl::StatusOr<model::DeviceAttribute> DecodeAttribute(const FieldReader& field)
                       attribute.string_value, kMaxAttributeStringLength));
     }
   }
-  if (set != 1) return field.Error("must set exactly one of int, bool, string, version");
+  // List types (DRAListTypeAttributes): non-empty lists of one type.
+  auto list_field = [&](const char* name) -> absl::StatusOr<FieldReader> {
+    FieldReader list = field.Field(name);
+    if (!list.present()) return list;
+    ++set;
+    attribute.is_list = true;
+    KUEUESIM_RETURN_IF_ERROR(list.ExpectSequence());
+    if (list.size() == 0) return list.Error("must not be empty");
+    return list;
+  };
+  KUEUESIM_ASSIGN_OR_RETURN(FieldReader ints, list_field("ints"));
+  for (size_t i = 0; ints.present() && i < ints.size(); ++i) {
+    attribute.type = model::DeviceAttribute::Type::kInt;
+    KUEUESIM_ASSIGN_OR_RETURN(int64_t value, ints.Index(i).Int64());
+    attribute.int_values.push_back(value);
+  }
+  KUEUESIM_ASSIGN_OR_RETURN(FieldReader bools, list_field("bools"));
+  for (size_t i = 0; bools.present() && i < bools.size(); ++i) {
+    attribute.type = model::DeviceAttribute::Type::kBool;
+    KUEUESIM_ASSIGN_OR_RETURN(bool value, bools.Index(i).Bool());
+    attribute.bool_values.push_back(value);
+  }
+  KUEUESIM_ASSIGN_OR_RETURN(FieldReader strings, list_field("strings"));
+  for (size_t i = 0; strings.present() && i < strings.size(); ++i) {
+    attribute.type = model::DeviceAttribute::Type::kString;
+    KUEUESIM_ASSIGN_OR_RETURN(std::string value, strings.Index(i).String());
+    if (value.size() > kMaxAttributeStringLength) {
+      return strings.Index(i).Error(fmt::format("must be at most {} characters", kMaxAttributeStringLength));
+    }
+    attribute.string_values.push_back(std::move(value));
+  }
+  KUEUESIM_ASSIGN_OR_RETURN(FieldReader versions, list_field("versions"));
+  for (size_t i = 0; versions.present() && i < versions.size(); ++i) {
+    attribute.type = model::DeviceAttribute::Type::kVersion;
+    KUEUESIM_ASSIGN_OR_RETURN(std::string value, versions.Index(i).String());
+    if (value.size() > kMaxAttributeStringLength || !IsSemver(value)) {
+      return versions.Index(i).Error(fmt::format(
+          "\"{}\" must be a semantic version (semver 2.0.0) of at most {} characters", value,
+          kMaxAttributeStringLength));
+    }
+    attribute.string_values.push_back(std::move(value));
+  }
+  if (set != 1) {
+    return field.Error("must set exactly one of int, bool, string, version, ints, bools, strings, versions");
+  }
   return attribute;
 }
 
@@ -307,11 +353,17 @@ absl::Status DecodeExactly(const FieldReader& exactly, model::DeviceRequest* req
     return exactly.Field("allocationMode")
         .Error(fmt::format("unknown value \"{}\" (valid: ExactCount, All)", request->allocation_mode));
   }
+  // count is an omitempty int64: `count: 0` is the field left unset, which
+  // the API server defaults to 1 for ExactCount (and ignores for All).
   FieldReader count = exactly.Field("count");
+  int64_t count_value = 0;
   if (count.present()) {
+    KUEUESIM_ASSIGN_OR_RETURN(count_value, count.Int64());
+  }
+  if (count_value != 0) {
     if (request->allocation_mode == "All") return count.Error("must not be set when allocationMode is All");
-    KUEUESIM_ASSIGN_OR_RETURN(request->count, count.Int64());
-    if (request->count <= 0) return count.Error("must be greater than zero");
+    if (count_value < 0) return count.Error("must be greater than zero");
+    request->count = count_value;
   }
   if (exactly.Field("adminAccess").present()) {
     KUEUESIM_ASSIGN_OR_RETURN(request->admin_access, exactly.Field("adminAccess").Bool());
@@ -410,7 +462,8 @@ absl::StatusOr<model::DeviceClass> DecodeDeviceClass(const FieldReader& object) 
   return cls;
 }
 
-absl::StatusOr<model::ResourceClaimTemplate> DecodeResourceClaimTemplate(const FieldReader& object) {
+absl::StatusOr<model::ResourceClaimTemplate> DecodeResourceClaimTemplate(const FieldReader& object,
+                                                                        bool v1beta1_layout) {
   model::ResourceClaimTemplate tmpl;
   KUEUESIM_ASSIGN_OR_RETURN(tmpl.meta, DecodeMeta(object, true));
   FieldReader claim_spec = object.Field("spec").Field("spec");
@@ -431,14 +484,28 @@ absl::StatusOr<model::ResourceClaimTemplate> DecodeResourceClaimTemplate(const F
     if (!names.insert(request.name).second) {
       return item.Field("name").Error(fmt::format("duplicate request name \"{}\"", request.name));
     }
-    FieldReader exactly = item.Field("exactly");
     FieldReader first_available = item.Field("firstAvailable");
-    if (exactly.present() == first_available.present()) {
-      return item.Error("must set exactly one of exactly, firstAvailable");
-    }
-    if (exactly.present()) {
-      KUEUESIM_RETURN_IF_ERROR(DecodeExactly(exactly, &request));
+    if (v1beta1_layout) {
+      // resource.k8s.io/v1beta1: deviceClassName, selectors, allocationMode,
+      // count, adminAccess and capacity sit on the request; with
+      // firstAvailable, deviceClassName must be unset.
+      const bool has_class = item.Field("deviceClassName").present();
+      if (has_class == first_available.present()) {
+        return item.Error("must set exactly one of deviceClassName, firstAvailable");
+      }
+      if (has_class) {
+        KUEUESIM_RETURN_IF_ERROR(DecodeExactly(item, &request));
+      }
     } else {
+      FieldReader exactly = item.Field("exactly");
+      if (exactly.present() == first_available.present()) {
+        return item.Error("must set exactly one of exactly, firstAvailable");
+      }
+      if (exactly.present()) {
+        KUEUESIM_RETURN_IF_ERROR(DecodeExactly(exactly, &request));
+      }
+    }
+    if (!request.exactly) {
       KUEUESIM_RETURN_IF_ERROR(first_available.ExpectSequence());
       if (first_available.size() == 0 || first_available.size() > kMaxFirstAvailable) {
         return first_available.Error(fmt::format("must have between 1 and {} items", kMaxFirstAvailable));

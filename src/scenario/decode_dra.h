@@ -28,8 +28,11 @@ absl::StatusOr<model::ResourceSlice> DecodeResourceSlice(const FieldReader& obje
 absl::StatusOr<model::DeviceClass> DecodeDeviceClass(const FieldReader& object);
 
 // A ResourceClaimTemplate (namespaced): spec.spec.devices.requests[];
-// constraints and config are ignored.
-absl::StatusOr<model::ResourceClaimTemplate> DecodeResourceClaimTemplate(const FieldReader& object);
+// constraints and config are ignored. `v1beta1_layout`: resource.k8s.io/v1beta1,
+// whose requests carry the `exactly` fields (deviceClassName, selectors,
+// allocationMode, count, adminAccess, capacity) themselves.
+absl::StatusOr<model::ResourceClaimTemplate> DecodeResourceClaimTemplate(const FieldReader& object,
+                                                                        bool v1beta1_layout = false);
 
 // The Configuration's `resources` field: its deviceClassMappings (empty when
 // absent).

@@ -70,6 +70,7 @@ class Loader {
     for (trace::TraceSpec& trace : scenario_.traces) trace.time_limit = scenario_.limits.time;
     KUEUESIM_RETURN_IF_ERROR(ValidateScenario(&scenario_));
     WarnAboutUnsimulatedKinds();
+    WarnAboutNodesWithoutReadyCondition();
     CountRunTimes();
     if (!scenario_.settings.start_time.has_value()) {
       UnixMicros latest = kDefaultStartTime;
@@ -170,7 +171,16 @@ class Loader {
       if (kind == "Namespace") return Add(&cluster.namespaces, DecodeNamespace(object));
       if (kind == "Node") {
         KUEUESIM_RETURN_IF_ERROR(budget_.Add(Budget::Kind::kNodes, 1, object));
-        return Add(&cluster.nodes, DecodeNode(object));
+        bool has_ready_condition = false;
+        auto node = DecodeNode(object, &has_ready_condition);
+        if (node.ok() && !has_ready_condition) {
+          if (nodes_without_ready_condition_ == 0) {
+            first_node_without_ready_condition_ =
+                fmt::format("{}:{} {}", root.file(), root.position().line, node->name);
+          }
+          ++nodes_without_ready_condition_;
+        }
+        return Add(&cluster.nodes, std::move(node));
       }
       if (kind == "Pod") return LoadPod(object, root, name, &cluster);
     } else if (api_version == "apps/v1" && (kind == "Deployment" || kind == "StatefulSet")) {
@@ -202,7 +212,9 @@ class Loader {
     } else if (group == "resource.k8s.io" &&
                (kind == "ResourceSlice" || kind == "DeviceClass" || kind == "ResourceClaimTemplate")) {
       // DRA objects: v1 (GA); v1beta2 has the same layout; v1beta1 nests a
-      // slice device's fields under `basic` (the decoder reads both).
+      // slice device's fields under `basic` and has a claim request's
+      // `exactly` fields on the request itself (the decoders read both, as
+      // the API server converts v1beta1 to v1 for Kueue).
       const bool dra_v1beta1 = api_version == "resource.k8s.io/v1beta1";
       if (api_version != "resource.k8s.io/v1" && api_version != "resource.k8s.io/v1beta2" && !dra_v1beta1) {
         return object.Field("apiVersion")
@@ -212,12 +224,7 @@ class Loader {
       }
       if (kind == "ResourceSlice") return Add(&cluster.resource_slices, DecodeResourceSlice(object));
       if (kind == "DeviceClass") return Add(&cluster.device_classes, DecodeDeviceClass(object));
-      if (dra_v1beta1) {
-        return object.Field("apiVersion")
-            .Error("a resource.k8s.io/v1beta1 ResourceClaimTemplate is not supported; write it as "
-                   "resource.k8s.io/v1 (spec.spec.devices.requests[].exactly)");
-      }
-      return Add(&cluster.resource_claim_templates, DecodeResourceClaimTemplate(object));
+      return Add(&cluster.resource_claim_templates, DecodeResourceClaimTemplate(object, dra_v1beta1));
     } else if (api_version == "scheduling.k8s.io/v1" && kind == "PriorityClass") {
       return Add(&cluster.priority_classes, DecodePriorityClass(object));
     } else if (api_version == "leaderworkerset.x-k8s.io/v1" && kind == "LeaderWorkerSet") {
@@ -316,6 +323,15 @@ class Loader {
 
   // One warning per kind whose objects carry workloads that are not
   // simulated (Argo Workflows, Tekton PipelineRuns, ...).
+  void WarnAboutNodesWithoutReadyCondition() {
+    if (nodes_without_ready_condition_ == 0) return;
+    scenario_.report.warnings.push_back(fmt::format(
+        "{} Node(s) have no Ready condition in status.conditions (first: {}): Kueue's topology-aware "
+        "scheduling counts only Ready nodes, so they offer no capacity; add a condition "
+        "{{type: Ready, status: \"True\"}} to count them",
+        nodes_without_ready_condition_, first_node_without_ready_condition_));
+  }
+
   void WarnAboutUnsimulatedKinds() {
     for (const auto& [kind_key, count] : scenario_.report.unsimulated_workload_kinds) {
       scenario_.report.warnings.push_back(fmt::format(
@@ -651,6 +667,8 @@ class Loader {
   std::string current_kind_;
   // The first object of each unsimulated workload kind ("file:line \"name\"").
   std::map<std::string, std::string> first_unsimulated_;
+  int64_t nodes_without_ready_condition_ = 0;
+  std::string first_node_without_ready_condition_;
 };
 
 }  // namespace

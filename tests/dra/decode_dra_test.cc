@@ -31,6 +31,14 @@ auto Decode(Fn decode, const std::string& yaml, const std::string& object = "Obj
   return decode(reader);
 }
 
+absl::StatusOr<model::ResourceClaimTemplate> ClaimTemplate(const FieldReader& object) {
+  return DecodeResourceClaimTemplate(object);
+}
+
+absl::StatusOr<model::ResourceClaimTemplate> ClaimTemplateV1beta1(const FieldReader& object) {
+  return DecodeResourceClaimTemplate(object, /*v1beta1_layout=*/true);
+}
+
 absl::StatusOr<model::ResourceSlice> Slice(const std::string& yaml) {
   return Decode(DecodeResourceSlice, yaml, "ResourceSlice \"s\"");
 }
@@ -150,7 +158,18 @@ TEST(DecodeDraTest, ResourceSliceErrors) {
                    "      model: {string: H100, int: 3}\n"),
       StatusIs(absl::StatusCode::kInvalidArgument,
                "dra.yaml:9: ResourceSlice \"s\": spec.devices[0].attributes.model: must set exactly one of "
-               "int, bool, string, version"));
+               "int, bool, string, version, ints, bools, strings, versions"));
+  EXPECT_THAT(Slice(head + "  nodeName: n\n  devices:\n  - name: gpu-0\n    attributes:\n"
+                           "      numa: {ints: []}\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("spec.devices[0].attributes.numa.ints: must not be empty")));
+  EXPECT_THAT(Slice(head + "  nodeName: n\n  devices:\n  - name: gpu-0\n    attributes:\n"
+                           "      numa: {ints: [0], int: 1}\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("must set exactly one of")));
+  EXPECT_THAT(Slice(head + "  nodeName: n\n  devices:\n  - name: gpu-0\n    attributes:\n"
+                           "      v: {versions: [\"1.0.0\", \"01.0.0\"]}\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("spec.devices[0].attributes.v.versions[1]: \"01.0.0\" must be a semantic version")));
   EXPECT_THAT(Slice(head),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "dra.yaml:3: ResourceSlice \"s\": spec: must set exactly one of nodeName, "
@@ -222,7 +241,7 @@ spec:
 // allocationMode to ExactCount; firstAvailable records 2 alternatives.
 TEST(DecodeDraTest, ResourceClaimTemplate) {
   KUEUESIM_ASSERT_OK_AND_ASSIGN(model::ResourceClaimTemplate t,
-                                Decode(DecodeResourceClaimTemplate, R"(metadata:
+                                Decode(ClaimTemplate, R"(metadata:
   name: gpus
   namespace: team-a
 spec:
@@ -267,7 +286,7 @@ spec:
 TEST(DecodeDraTest, ResourceClaimTemplateErrors) {
   auto decode = [](const std::string& request) {
     return Decode(
-        DecodeResourceClaimTemplate,
+        ClaimTemplate,
         "metadata: {name: t}\nspec:\n  spec:\n    devices:\n      requests:\n      - " + request + "\n",
         "ResourceClaimTemplate \"t\"");
   };
@@ -279,7 +298,7 @@ TEST(DecodeDraTest, ResourceClaimTemplateErrors) {
   EXPECT_THAT(decode("{name: r, exactly: {deviceClassName: c, allocationMode: All, count: 2}}"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("requests[0].exactly.count: must not be set when allocationMode is All")));
-  EXPECT_THAT(decode("{name: r, exactly: {deviceClassName: c, count: 0}}"),
+  EXPECT_THAT(decode("{name: r, exactly: {deviceClassName: c, count: -1}}"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("requests[0].exactly.count: must be greater than zero")));
   EXPECT_THAT(decode("{name: r, exactly: {deviceClassName: c, allocationMode: Some}}"),
@@ -359,6 +378,90 @@ containers: []
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("must set exactly one of")));
   KUEUESIM_ASSERT_OK_AND_ASSIGN(auto empty, Decode(DecodePodResourceClaims, "containers: []\n"));
   EXPECT_TRUE(empty.empty());
+}
+
+
+// Setup: `count: 0` on an ExactCount request and on an All request. Expected:
+// as the API server reads an omitempty int64, 0 is the field left unset:
+// ExactCount defaults to 1, All loads (no "must not be set").
+TEST(DecodeDraTest, CountZeroIsUnset) {
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(model::ResourceClaimTemplate t, Decode(ClaimTemplate, R"(metadata: {name: t}
+spec:
+  spec:
+    devices:
+      requests:
+      - {name: one, exactly: {deviceClassName: c, count: 0}}
+      - {name: all, exactly: {deviceClassName: c, allocationMode: All, count: 0}}
+)"));
+  ASSERT_EQ(t.requests.size(), 2u);
+  EXPECT_EQ(t.requests[0].count, 1);
+  EXPECT_EQ(t.requests[1].allocation_mode, "All");
+}
+
+// Setup: a resource.k8s.io/v1beta1 template, whose requests carry the
+// class, selectors, count and mode themselves, plus a firstAvailable one.
+// Expected: the same requests as the v1 layout; a request with neither or
+// both is an error naming the request.
+TEST(DecodeDraTest, ResourceClaimTemplateV1beta1) {
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(model::ResourceClaimTemplate t, Decode(ClaimTemplateV1beta1, R"(metadata: {name: t}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpus
+        deviceClassName: gpu.example.com
+        selectors:
+        - cel: {expression: 'device.driver == "gpu.example.com"'}
+        count: 2
+      - name: all
+        deviceClassName: gpu.example.com
+        allocationMode: All
+      - name: any
+        firstAvailable:
+        - {name: a, deviceClassName: gpu.example.com}
+)"));
+  ASSERT_EQ(t.requests.size(), 3u);
+  EXPECT_TRUE(t.requests[0].exactly);
+  EXPECT_EQ(t.requests[0].device_class_name, "gpu.example.com");
+  EXPECT_THAT(t.requests[0].selectors, ElementsAre("device.driver == \"gpu.example.com\""));
+  EXPECT_EQ(t.requests[0].count, 2);
+  EXPECT_EQ(t.requests[1].allocation_mode, "All");
+  EXPECT_FALSE(t.requests[2].exactly);
+  EXPECT_EQ(t.requests[2].first_available, 1);
+  EXPECT_THAT(Decode(ClaimTemplateV1beta1,
+                     "metadata: {name: t}\nspec:\n  spec:\n    devices:\n      requests:\n      - {name: r}\n",
+                     "ResourceClaimTemplate \"t\""),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "dra.yaml:6: ResourceClaimTemplate \"t\": spec.spec.devices.requests[0]: must set exactly "
+                       "one of deviceClassName, firstAvailable"));
+}
+
+// Setup: list-typed attributes (DRAListTypeAttributes: ints, bools,
+// strings, versions). Expected: each loads as a list of its type.
+TEST(DecodeDraTest, ListTypedAttributes) {
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(model::ResourceSlice s, Slice(R"(metadata: {name: s}
+spec:
+  driver: cpu.example.com
+  pool: {name: p, generation: 1, resourceSliceCount: 1}
+  nodeName: n
+  devices:
+  - name: cpu-0
+    attributes:
+      resource.kubernetes.io/numaNode: {ints: [0, 1]}
+      flags: {bools: [true, false]}
+      roots: {strings: [pci0000:00, pci0000:80]}
+      fw: {versions: ["1.2.3", "2.0.0"]}
+)"));
+  ASSERT_EQ(s.devices.size(), 1u);
+  const auto& attributes = s.devices[0].attributes;
+  const model::DeviceAttribute& numa = attributes.at("resource.kubernetes.io/numaNode");
+  EXPECT_TRUE(numa.is_list);
+  EXPECT_EQ(numa.type, model::DeviceAttribute::Type::kInt);
+  EXPECT_THAT(numa.int_values, ElementsAre(0, 1));
+  EXPECT_THAT(attributes.at("cpu.example.com/flags").bool_values, ElementsAre(true, false));
+  EXPECT_THAT(attributes.at("cpu.example.com/roots").string_values, ElementsAre("pci0000:00", "pci0000:80"));
+  EXPECT_EQ(attributes.at("cpu.example.com/fw").type, model::DeviceAttribute::Type::kVersion);
+  EXPECT_THAT(attributes.at("cpu.example.com/fw").string_values, ElementsAre("1.2.3", "2.0.0"));
 }
 
 }  // namespace

@@ -405,6 +405,42 @@ spec:
   EXPECT_THAT(run->recorder.Of("QuotaReserved"), ElementsAre("0.0 QuotaReserved ml/job-ext"));
 }
 
+// Setup: as above, with the extended resource example.com/gpu: 1 requested
+// by a sidecar (restartable init container) and by the main container of
+// one job, and by two regular containers of another.
+// Expected: Kueue's DRA path aggregates per original name as max(max over
+// init containers, sum over regular containers), so the sidecar job is
+// charged whole-gpus 1 per pod (not the pod's effective request of 2), the
+// two-container job 2.
+TEST(DraSimulationTest, ExtendedResourceOfASidecarIsChargedAsKueueAggregatesIt) {
+  std::string config = ConfigurationYaml();
+  const std::string mapped = "    deviceClassNames: [gpu.example.com]\n";
+  config.replace(config.find(mapped), mapped.size(), "    deviceClassNames: [gpu.example.com, gpu-ext.example.com]\n");
+  const std::string gpu = "            example.com/gpu: \"1\"\n";
+  std::string sidecar_job = JobYaml("side", "", 1, "1h", "", false, gpu);
+  sidecar_job.replace(sidecar_job.find("      containers:"), 0,
+                      "      initContainers:\n      - name: proxy\n        restartPolicy: Always\n"
+                      "        resources:\n          requests:\n" + gpu);
+  std::string two_containers = JobYaml("two", "", 1, "1h", "", false, gpu);
+  two_containers.replace(two_containers.find("---\n"), 0,
+                         "      - name: helper\n        resources:\n          requests:\n" + gpu);
+  auto run = RunYaml(ClusterYaml(config) + R"(apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata:
+  name: gpu-ext.example.com
+spec:
+  extendedResourceName: example.com/gpu
+  selectors:
+  - cel:
+      expression: device.driver == "gpu.example.com"
+---
+)" + sidecar_job + two_containers);
+  ASSERT_NE(run, nullptr);
+  EXPECT_EQ(run->PerPod("ml/job-side", "whole-gpus"), 1);
+  EXPECT_FALSE(run->HasRequest("ml/job-side", "example.com/gpu"));
+  EXPECT_EQ(run->PerPod("ml/job-two", "whole-gpus"), 2);
+}
+
 // Setup: KueueDRAIntegration off (KueueDRARejectWorkloadsWhenDRADisabled on
 // by default); a job claims a GPU, another has no claims.
 // Expected: the first is refused with Kueue's message, the second runs.

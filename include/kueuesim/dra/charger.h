@@ -65,6 +65,10 @@ struct PodSetCharge {
 // Empty when none is refused.
 std::string WorkloadInadmissibleReason(const std::vector<PodSetCharge>& charges);
 
+// Kueue's IsExtendedResourceName: a resource name with a domain outside
+// kubernetes.io/, not hugepages-*.
+bool IsExtendedResourceName(const std::string& name);
+
 // Everything is copied by Create; the pointed-to vectors need not outlive
 // it. A null pointer is an empty list.
 struct ChargerInputs {

@@ -413,6 +413,12 @@ struct PodSet {
   // containers, sidecars and overhead), per pod, canonical amounts, sorted by
   // resource name.
   std::vector<ResourceAmount> requests;
+  // The containers' requests of resources named with a domain prefix
+  // ("<domain>/<name>"), aggregated as Kueue's DRA extended-resource quota
+  // does (pkg/dra ResolveExtendedResourceQuota): max(max over the init
+  // containers, sidecars included, sum over the regular containers), per
+  // pod, sorted by name; pod-level resources and overhead are not in it.
+  std::vector<ResourceAmount> container_extended_requests;
   Labels node_selector;
   std::vector<NodeSelectorTerm> required_affinity;  // empty: none
   std::vector<PreferredSchedulingTerm> preferred_affinity;
@@ -598,12 +604,19 @@ struct Change {
 // --- DRA (resource.k8s.io/v1) ---
 
 // A device attribute value: int, bool, string or version (kept as text).
+// A device attribute: one value (int, bool, string, version) or, with the
+// list fields of Kubernetes' DRAListTypeAttributes (ints, bools, strings,
+// versions), a non-empty list of values of one type (`is_list`).
 struct DeviceAttribute {
   enum class Type { kInt, kBool, kString, kVersion };
   Type type = Type::kString;
   int64_t int_value = 0;
   bool bool_value = false;
   std::string string_value;  // string or version
+  bool is_list = false;
+  std::vector<int64_t> int_values;
+  std::vector<bool> bool_values;
+  std::vector<std::string> string_values;  // strings or versions
 };
 
 struct DeviceCapacity {
