@@ -200,6 +200,46 @@ spec:
   EXPECT_EQ(worker->nodes[0].name, "remote-0");
 }
 
+// Setup: three v1 Nodes: without status.conditions, with Ready False, and
+// with Ready True; and a pool (kueuesim.io nodes are ready unless said).
+// Invariant: as Kueue's TAS node cache (IsNodeStatusConditionTrue), only the
+// Ready True node and the pool's node are ready; the loader warns about the
+// node without a Ready condition, naming it.
+TEST(DecodeNodePoolTest, OnlyNodesWithReadyTrueAreReady) {
+  const std::string yaml = Pool("  count: 1\n  allocatable: {cpu: 4}\n") + R"(---
+apiVersion: v1
+kind: Node
+metadata: {name: no-conditions}
+status:
+  allocatable: {cpu: 2}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: not-ready}
+status:
+  allocatable: {cpu: 2}
+  conditions: [{type: MemoryPressure, status: "False"}, {type: Ready, status: "False"}]
+---
+apiVersion: v1
+kind: Node
+metadata: {name: ready}
+status:
+  allocatable: {cpu: 2}
+  conditions: [{type: Ready, status: "True"}]
+)";
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario scenario, LoadScenarioStrings({{kFile, yaml}}));
+  const ClusterSpec* main = scenario.FindCluster("");
+  ASSERT_NE(main, nullptr);
+  std::vector<std::pair<std::string, bool>> readiness;
+  for (const auto& node : main->nodes) readiness.emplace_back(node.name, node.ready);
+  EXPECT_THAT(readiness, ElementsAre(Pair("gpu-0", true), Pair("no-conditions", false), Pair("not-ready", false),
+                                     Pair("ready", true)));
+  std::string warnings;
+  for (const auto& warning : scenario.report.warnings) warnings += warning + "\n";
+  EXPECT_THAT(warnings, HasSubstr("1 Node(s) have no Ready condition in status.conditions (first: nodes.yaml:"));
+  EXPECT_THAT(warnings, HasSubstr(" no-conditions)"));
+}
+
 // Setup: a pool whose names collide with a hand-written node. Invariant: the
 // scenario is refused, naming the duplicate.
 TEST(DecodeNodePoolTest, LoaderRefusesDuplicateNodeNames) {
