@@ -121,8 +121,9 @@ std::string FormatAdmissionChecks(const ClusterSummary& cluster) {
       const std::string resource = MainResource(c.held_quota);
       out += fmt::format("  {:<20} {:<28} {:>9} {:>6} {:>6} {:>8} {:>8} {:>9} {:>9} {:>9} {:>10} {:>12}\n", c.name,
                          c.answered_by.size() > 28 ? c.answered_by.substr(0, 27) + "~" : c.answered_by, c.workloads,
-                         c.ready, c.retry, c.rejected, c.pending_at_end, FormatDuration(c.time_to_ready.p50),
-                         FormatDuration(c.time_to_ready.p90), FormatDuration(c.time_to_ready.max),
+                         c.ready, c.retry, c.rejected, c.pending_at_end, FormatWaitForText(c.time_to_ready, c.time_to_ready.p50),
+                         FormatWaitForText(c.time_to_ready, c.time_to_ready.p90),
+                         FormatWaitForText(c.time_to_ready, c.time_to_ready.max),
                          FormatDuration(c.held_time),
                          resource.empty() ? std::string("-") : Hours(c.held_quota, resource) + " " + resource + "-h");
       if (c.requests > 0) {
@@ -169,12 +170,10 @@ std::string AdmissionChecksJson(const ClusterSummary& cluster) {
       out += fmt::format(
           ", \"workloads\": {}, \"ready\": {}, \"retry\": {}, \"rejected\": {}, \"pendingAtEnd\": {}, "
           "\"provisioningRequests\": {}, \"failed\": {}, \"bookingExpired\": {}, \"capacityRevoked\": {},\n       "
-          "\"timeToReadySeconds\": {{\"count\": {}, \"p50\": {}, \"p90\": {}, \"p99\": {}, \"max\": {}, \"mean\": {}}}, "
+          "\"timeToReadySeconds\": {}, "
           "\"heldSeconds\": {}, \"heldQuotaAmountSeconds\": {}}}",
           c.workloads, c.ready, c.retry, c.rejected, c.pending_at_end, c.requests, c.failed, c.booking_expired,
-          c.capacity_revoked, c.time_to_ready.count, FormatSeconds(c.time_to_ready.p50),
-          FormatSeconds(c.time_to_ready.p90), FormatSeconds(c.time_to_ready.p99), FormatSeconds(c.time_to_ready.max),
-          FormatSeconds(c.time_to_ready.mean), FormatSeconds(c.held_time), Amounts(c.held_quota));
+          c.capacity_revoked, WaitStatsJson(c.time_to_ready), FormatSeconds(c.held_time), Amounts(c.held_quota));
     }
     out += "\n    ]";
   }

@@ -42,3 +42,8 @@ add_test(NAME e2e.loadpath
 add_test(NAME e2e.explain
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/explain_test.py
           --sim $<TARGET_FILE:kueuesim_cli> --root ${PROJECT_SOURCE_DIR}/scenarios)
+# "-" is stdout for every output option, "no data" is null / "-", unknown
+# commands and empty inputs get clear errors, --help shows examples.
+add_test(NAME e2e.cli_output
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/cli_output_test.py
+          --sim $<TARGET_FILE:kueuesim_cli> --root ${PROJECT_SOURCE_DIR}/scenarios)
