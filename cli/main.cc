@@ -15,6 +15,7 @@
 // Exit codes: 0 success; 1 invalid input (the message names the file, the
 // object and the field); 2 bad command line; 3 a run that failed (I/O,
 // internal error); 4 a run whose --check thresholds failed.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -253,9 +254,15 @@ int Validate(const std::vector<std::string>& files, bool strict, const std::stri
 int Policies() {
   using namespace kueuesim;
   policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
+  // Columns as wide as their widest cell.
+  size_t kind_width = 0, name_width = 0;
   for (const auto& info : registry.List()) {
-    std::printf("%-14s %-24s %s\n", std::string(policy::PolicyKindName(info.kind)).c_str(), info.name.c_str(),
-                info.description.c_str());
+    kind_width = std::max(kind_width, policy::PolicyKindName(info.kind).size());
+    name_width = std::max(name_width, info.name.size());
+  }
+  for (const auto& info : registry.List()) {
+    std::printf("%-*s  %-*s  %s\n", static_cast<int>(kind_width), std::string(policy::PolicyKindName(info.kind)).c_str(),
+                static_cast<int>(name_width), info.name.c_str(), info.description.c_str());
   }
   return kExitOk;
 }
