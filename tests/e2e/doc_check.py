@@ -11,11 +11,12 @@ Markers (an HTML comment on the line just before the opening fence):
   ```
 
   A checked block: each line starting with "$ " is a command (a line ending
-  in "\\" continues on the next one), the lines after it up to the next
+  in "\\" continues on the next one; lines starting with "> ", the shell's
+  second prompt, continue it too), the lines after it up to the next
   command are its expected output (stdout and stderr, in the order a
-  terminal shows them). A line "..." stands for any number of lines. A
-  command's exit code must be 0 unless the page shows an error
-  ("kueuesim: error:"). Trailing spaces are ignored.
+  terminal shows them). A line "..." stands for any number of lines.
+  Trailing spaces are ignored. Every command must exit 0, but the last of
+  a block marked <!-- check exit=N --> must exit N.
 
   <!-- nocheck: REASON -->
 
@@ -49,7 +50,7 @@ import tempfile
 import time
 
 FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*([\w+-]*)")
-CHECK = re.compile(r"^\s*<!--\s*check\s*-->\s*$")
+CHECK = re.compile(r"^\s*<!--\s*check(?:\s+exit=(\d+))?\s*-->\s*$")
 NOCHECK = re.compile(r"^\s*<!--\s*nocheck:\s*(\S.*?)\s*-->\s*$")
 ANY_MARKER = re.compile(r"^\s*<!--\s*(no)?check\b")
 SHELL_LANGS = {"", "sh", "bash", "console", "shell", "text"}
@@ -60,9 +61,10 @@ COMMAND_TIMEOUT = 120
 
 
 class Block:
-    def __init__(self, path, line, lang, body, marker, reason):
+    def __init__(self, path, line, lang, body, marker, reason, exit_code=0):
         self.path, self.line, self.lang, self.body = path, line, lang, body
         self.marker, self.reason = marker, reason  # marker: "check", "nocheck" or None
+        self.exit_code = exit_code  # of the block's last command
 
     def where(self):
         return f"{self.path}:{self.line}"
@@ -84,18 +86,19 @@ def parse_blocks(path):
             j += 1
         indent = len(m.group(1))
         body = [line[indent:] if line[:indent].strip() == "" else line for line in lines[i + 1:j]]
-        marker, reason = None, None
+        marker, reason, exit_code = None, None, 0
         k = i - 1
         while k >= 0 and lines[k].strip() == "":
             k -= 1
         if k >= 0:
             if CHECK.match(lines[k]):
                 marker = "check"
+                exit_code = int(CHECK.match(lines[k]).group(1) or 0)
             elif NOCHECK.match(lines[k]):
                 marker, reason = "nocheck", NOCHECK.match(lines[k]).group(1)
             elif ANY_MARKER.match(lines[k]):
                 marker = "malformed"
-        blocks.append(Block(os.path.relpath(path), i + 1, m.group(3).lower(), body, marker, reason))
+        blocks.append(Block(os.path.relpath(path), i + 1, m.group(3).lower(), body, marker, reason, exit_code))
         i = j + 1
     return blocks
 
@@ -123,9 +126,9 @@ def commands_of(block):
         line = lines[i]
         if line.startswith("$ "):
             command = line[2:]
-            while command.endswith("\\") and i + 1 < len(lines):
+            while i + 1 < len(lines) and (command.endswith("\\") or lines[i + 1].startswith("> ")):
                 i += 1
-                command = command[:-1] + "\n" + lines[i]
+                command = command + "\n" + (lines[i][2:] if lines[i].startswith("> ") else lines[i])
             out.append((command, []))
         elif out:
             out[-1][1].append(line)
@@ -194,10 +197,11 @@ def run_page(path, blocks, source, sim, bin_dir, parent, updates=None):
         if not commands:
             failures.append(f"{block.where()}: a checked block without a command (lines starting with \"$ \")")
             continue
-        for command, expected in commands:
+        for index, (command, expected) in enumerate(commands):
+            want_exit = block.exit_code if index == len(commands) - 1 else 0
             # Line-buffered stdout, as on a terminal, so that stdout and
             # stderr interleave as the page shows them.
-            argv = ([stdbuf, "-oL"] if stdbuf else []) + ["bash", "-c", command + " 2>&1"]
+            argv = ([stdbuf, "-oL"] if stdbuf else []) + ["bash", "-c", "{\n" + command + "\n} 2>&1"]
             try:
                 r = subprocess.run(argv, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    timeout=COMMAND_TIMEOUT)
@@ -207,9 +211,8 @@ def run_page(path, blocks, source, sim, bin_dir, parent, updates=None):
             got = r.stdout.decode("utf-8", "replace").split("\n")
             while got and got[-1].strip() == "":
                 got.pop()
-            shows_error = any("kueuesim: error:" in line for line in expected)
-            if r.returncode != 0 and not shows_error:
-                failures.append(f"{block.where()}: `{command}` exited {r.returncode}:\n    "
+            if r.returncode != want_exit:
+                failures.append(f"{block.where()}: `{command}` exited {r.returncode}, not {want_exit}:\n    "
                                 + "\n    ".join(got[-20:]))
                 continue
             if not matches(expected, got):
@@ -236,7 +239,7 @@ def update_page(page, updates):
         body = lines[start:end]
         first = command.split("\n")[0]
         i = next(k for k, line in enumerate(body) if line == "$ " + first)
-        i += command.count("\n") + 1
+        i += command.count("\n") + 1  # the command's own lines
         j = i
         while j < len(body) and not body[j].startswith("$ "):
             j += 1

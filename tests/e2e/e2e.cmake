@@ -47,3 +47,9 @@ add_test(NAME e2e.explain
 add_test(NAME e2e.cli_output
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/cli_output_test.py
           --sim $<TARGET_FILE:kueuesim_cli> --root ${PROJECT_SOURCE_DIR}/scenarios)
+# Docs that cannot drift: every marked example of README.md and docs/*.md
+# is run and its output compared; an unmarked block that runs kueuesim fails.
+add_test(NAME e2e.doc_check
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/doc_check.py
+          --sim $<TARGET_FILE:kueuesim_cli> --source ${PROJECT_SOURCE_DIR})
+set_tests_properties(e2e.doc_check PROPERTIES TIMEOUT 300)
