@@ -23,6 +23,8 @@ Markers (an HTML comment on the line just before the opening fence):
   A block that is not run, with the reason (a trace not in the repository,
   a long run, machine-specific figures, a synopsis).
 
+No page may name a path of one machine (/work/..., /home/..., /root/...).
+
 Every fenced block that runs kueuesim (a shell line calling `kueuesim`, a
 path ending in /kueuesim, or ./dev.sh) must carry one of the markers: the
 check fails on an unmarked one, so that a new example is either checked or
@@ -58,6 +60,8 @@ SHELL_LANGS = {"", "sh", "bash", "console", "shell", "text"}
 # prefix of its messages), a path ending in /kueuesim, or dev.sh.
 RUNS_KUEUESIM = re.compile(r"(^|[\s;&|(`$])(\S*/)?kueuesim(\s|$)|(^|\s)\./dev\.sh\s")
 COMMAND_TIMEOUT = 120
+# A path of one machine (a home or work directory) has no place in the docs.
+MACHINE_PATH = re.compile(r"(?<![\w.])/(work|home|root|Users)/")
 
 
 class Block:
@@ -273,6 +277,10 @@ def main():
         os.makedirs(bin_dir)
         os.symlink(sim, os.path.join(bin_dir, "kueuesim"))
         for page in pages:
+            with open(page, encoding="utf-8") as f:
+                for number, line in enumerate(f, 1):
+                    if MACHINE_PATH.search(line):
+                        failures.append(f"{os.path.relpath(page)}:{number}: a path of one machine: {line.strip()}")
             blocks = parse_blocks(page)
             for block in blocks:
                 if block.marker == "malformed":
