@@ -618,7 +618,7 @@ std::string FormatSummary(const Summary& summary) {
         for (const auto& st : r.stalls) stalled += (st.end < 0 ? summary.end_time : st.end) - st.start;
         std::string surge;
         for (const auto& [resource, amount] : r.peak_surge_quota) {
-          surge += fmt::format("{}{} {}", surge.empty() ? "" : ", ", FormatAmount(amount, resource), resource);
+          surge += fmt::format("{}{} {}", surge.empty() ? "" : ", ", FormatQuantityForText(amount, resource), resource);
         }
         // Each distinct stall reason once, in order of first appearance.
         std::vector<std::string> reasons;
