@@ -320,19 +320,19 @@ void RolloutFiguresCollector::Finish(SimTime end_time, const runtime::ClusterRun
 
 std::string FormatRollouts(const ClusterSummary& cluster) {
   if (cluster.rollouts.empty()) return "";
-  std::string out = fmt::format("\n  {:<28} {:>9} {:>10} {:>13} {:>14} {:>14} {:>11}\n", "LeaderWorkerSet rollout",
-                                "took", "below", "deficit", "surge quota", "idle surge", "preempted");
+  std::vector<std::vector<std::string>> rows = {
+      {"LeaderWorkerSet rollout", "took", "below", "deficit", "surge quota", "idle surge", "preempted"}};
   for (const auto& r : cluster.rollouts) {
     const std::string resource = MainResource(r.surge_quota_seconds);
-    out += fmt::format("  {:<28} {:>9} {:>10} {:>11.2f}gh {:>14} {:>14} {:>11}\n",
-                       r.leader_worker_set + " @" + FormatDuration(r.start),
-                       r.end < 0 ? "(running)" : FormatDuration(r.duration), FormatDuration(r.below_desired),
-                       r.deficit_group_seconds / 3600.0,
-                       resource.empty() ? std::string("-") : Hours(r.surge_quota_seconds, resource) + " " + resource + "-h",
-                       resource.empty() ? std::string("-")
-                                        : Hours(r.idle_surge_quota_seconds, resource) + " " + resource + "-h",
-                       r.preemptions);
+    rows.push_back({r.leader_worker_set + " @" + FormatDuration(r.start),
+                    r.end < 0 ? "(running)" : FormatDuration(r.duration), FormatDuration(r.below_desired),
+                    fmt::format("{:.2f} group-h", r.deficit_group_seconds / 3600.0),
+                    resource.empty() ? std::string("-") : Hours(r.surge_quota_seconds, resource) + " " + resource + "-h",
+                    resource.empty() ? std::string("-")
+                                     : Hours(r.idle_surge_quota_seconds, resource) + " " + resource + "-h",
+                    fmt::format("{}", r.preemptions)});
   }
+  std::string out = "\n" + FormatTextColumns(rows, 1, "  ");
   return out;
 }
 

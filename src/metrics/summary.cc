@@ -459,10 +459,12 @@ std::string DivideForText(uint64_t magnitude, uint64_t unit, bool* rounded) {
   return fmt::format("{}.{}", whole, frac);
 }
 
+}  // namespace
+
 // Rows of cells printed with each column as wide as its widest cell (the
 // first `left` columns left-aligned, the others right-aligned), each line
 // indented by `indent`, columns two spaces apart.
-std::string FormatColumns(const std::vector<std::vector<std::string>>& rows, size_t left, const std::string& indent) {
+std::string FormatTextColumns(const std::vector<std::vector<std::string>>& rows, size_t left, const std::string& indent) {
   std::vector<size_t> widths;
   for (const auto& row : rows) {
     if (widths.size() < row.size()) widths.resize(row.size(), 0);
@@ -480,8 +482,6 @@ std::string FormatColumns(const std::vector<std::vector<std::string>>& rows, siz
   }
   return out;
 }
-
-}  // namespace
 
 std::string FormatQuantityForText(Amount amount, std::string_view resource, bool* rounded) {
   if (amount == kUnlimited) return "unlimited";
@@ -566,7 +566,7 @@ std::string FormatSummary(const Summary& summary) {
                         FormatWaitForText(cq.wait, cq.wait.p50), FormatWaitForText(cq.wait, cq.wait.p90),
                         FormatWaitForText(cq.wait, cq.wait.p99), FormatWaitForText(cq.wait, cq.wait.max)});
     }
-    out += FormatColumns(queue_rows, 1, "  ");
+    out += FormatTextColumns(queue_rows, 1, "  ");
     if (!cluster.pending_by_reason.empty()) {
       // The top reasons why workloads wait at the end, with an example.
       std::vector<std::pair<std::string, int64_t>> reasons(cluster.pending_by_reason.begin(),
@@ -609,7 +609,7 @@ std::string FormatSummary(const Summary& summary) {
                              fmt::format("{:.1f}%", r.borrowed_share * 100)});
       }
     }
-    out += "\n" + FormatColumns(resources, 3, "  ");
+    out += "\n" + FormatTextColumns(resources, 3, "  ");
     if (rounded) out += "  (cpu in cores, bytes in Ki..Ei; rounded to 4 significant digits: the JSON summary is exact)\n";
     for (const auto& lws : cluster.leader_worker_sets) {
       out += fmt::format("\n  LeaderWorkerSet {} ({} groups of {} pods)\n", lws.name, lws.replicas, lws.size);
@@ -711,7 +711,7 @@ std::string FormatSummary(const Summary& summary) {
                          fmt::format("{}", w.won), fmt::format("{}", w.deleted), fmt::format("{}", w.losing_preemptions),
                          fmt::format("{}", w.status_syncs)});
     }
-    out += FormatColumns(workers, 2, "  ");
+    out += FormatTextColumns(workers, 2, "  ");
   }
   return out;
 }
