@@ -53,3 +53,6 @@ add_test(NAME e2e.doc_check
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/doc_check.py
           --sim $<TARGET_FILE:kueuesim_cli> --source ${PROJECT_SOURCE_DIR})
 set_tests_properties(e2e.doc_check PROPERTIES TIMEOUT 300)
+add_test(NAME e2e.doc_check_self
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/doc_check_test.py
+          --sim $<TARGET_FILE:kueuesim_cli> --source ${PROJECT_SOURCE_DIR})
