@@ -232,23 +232,24 @@ def update_page(page, updates):
     """Replaces each command's expected lines by the printed ones."""
     with open(page, encoding="utf-8") as f:
         lines = f.read().split("\n")
-    # From the last block up, so that earlier line numbers stay valid.
+    # From the last command up, so that earlier line numbers stay valid.
     for block, command, expected, got in sorted(
             updates, key=lambda u: (-u[0].line, -u[0].body.index("$ " + u[1].split("\n")[0]))):
+        fence = lines[block.line - 1]
+        indent = fence[:len(fence) - len(fence.lstrip())]
         start = block.line  # index of the first body line
         end = start
         while not lines[end].strip().startswith(("```", "~~~")):
             end += 1
-        body = lines[start:end]
+        body = [line[len(indent):] if line.startswith(indent) else line for line in lines[start:end]]
         first = command.split("\n")[0]
-        i = next(k for k, line in enumerate(body) if line == "$ " + first)
-        i += command.count("\n") + 1  # the command's own lines
+        i = body.index("$ " + first) + command.count("\n") + 1  # past the command's own lines
         j = i
         while j < len(body) and not body[j].startswith("$ "):
             j += 1
         trailing = [line for line in body[i:j][len(expected):] if line.strip() == ""]
         body[i:j] = got + trailing
-        lines[start:end] = body
+        lines[start:end] = [indent + line if line else line for line in body]
         print(f"updated {block.where()}: `{first}`")
     with open(page, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
