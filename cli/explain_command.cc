@@ -17,6 +17,7 @@
 #include "kueuesim/policy/registry.h"
 #include "kueuesim/scenario/scenario.h"
 #include "kueuesim/sim/simulation.h"
+#include "output.h"
 
 namespace kueuesim::cli {
 namespace {
@@ -297,6 +298,7 @@ ExplainCommand::ExplainCommand(CLI::App* app) {
   explain_->add_option("--workload", workload_, "The workload, NAMESPACE/NAME (NAME alone: namespace default)")
       ->required();
   explain_->add_option("--at", at_, "Stop the simulation at this simulated time (e.g. 90s, 2h30m)");
+  explain_->footer("Example:\n  kueuesim explain scenarios/docs/pending-reasons.yaml --workload research/small --at 10m");
 }
 
 std::optional<int> ExplainCommand::Run() const {
@@ -317,6 +319,7 @@ int ExplainCommand::Explain() const {
   }
   auto scenario = scenario::LoadScenarioFiles(files_);
   if (!scenario.ok()) return Fail(scenario.status());
+  if (absl::Status empty = CheckInputNotEmpty(files_, *scenario); !empty.ok()) return Fail(empty);
   for (const auto& warning : scenario->report.warnings) {
     std::fprintf(stderr, "kueuesim: warning: %s\n", warning.c_str());
   }

@@ -1,9 +1,12 @@
 // kueuesim: the command-line front end.
 //
 //   kueuesim run FILES... [--until T] [--cycles N] [--events FILE|-]
-//                         [--summary FILE] [--seed S] [--quiet]
-//                         [--check THRESHOLDS] [--timeseries FILE] [--out DIR]
-//                         [--workloads FILE] [--limits LIMITS]
+//                         [--summary FILE|-] [--seed S] [--quiet]
+//                         [--check THRESHOLDS] [--timeseries FILE|-] [--out DIR]
+//                         [--workloads FILE|-] [--limits LIMITS]
+//
+// "-" is stdout for every output option (one of them at a time); the text
+// summary then goes to stderr.
 //   kueuesim validate [--strict] FILES... [--limits LIMITS]
 //   kueuesim policies
 //   kueuesim report | compare | sweep | sweep-merge   (report_command.h)
@@ -12,6 +15,7 @@
 // Exit codes: 0 success; 1 invalid input (the message names the file, the
 // object and the field); 2 bad command line; 3 a run that failed (I/O,
 // internal error); 4 a run whose --check thresholds failed.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -29,6 +33,7 @@
 #include "kueuesim/metrics/timeseries.h"
 #include "kueuesim/metrics/workload_table.h"
 #include "explain_command.h"
+#include "output.h"
 #include "progress.h"
 #include "report_command.h"
 #include "kueuesim/policy/registry.h"
@@ -100,10 +105,22 @@ int Run(const RunArgs& given_args) {
                                                          &args.workloads);
     if (!prepared.ok()) return Fail(prepared);
   }
+  int to_stdout = 0;
+  for (const std::string* path : {&args.events, &args.summary, &args.timeseries, &args.workloads}) {
+    if (cli::IsStdout(*path)) ++to_stdout;
+  }
+  if (to_stdout > 1) {
+    std::fprintf(stderr, "kueuesim: error: only one of --events, --summary, --timeseries and --workloads can be - "
+                         "(stdout)\n");
+    return kExitUsage;
+  }
+  // With an output on stdout, the text summary and the --check report go to stderr.
+  std::FILE* text_out = to_stdout > 0 ? stderr : stdout;
   const std::optional<scenario::LoadOptions> load_options = LoadOptionsFor(args.limits);
   if (!load_options.has_value()) return kExitUsage;
   auto scenario = scenario::LoadScenarioFiles(args.files, *load_options);
   if (!scenario.ok()) return Fail(scenario.status());
+  if (absl::Status empty = cli::CheckInputNotEmpty(args.files, *scenario); !empty.ok()) return Fail(empty);
   PrintReport(scenario->report);
   std::optional<metrics::Thresholds> thresholds;
   if (!args.check.empty()) {
@@ -129,22 +146,16 @@ int Run(const RunArgs& given_args) {
   std::FILE* events_file = nullptr;
   std::unique_ptr<metrics::EventLogWriter> event_log;
   if (!args.events.empty()) {
-    events_file = args.events == "-" ? stdout : std::fopen(args.events.c_str(), "w");
-    if (events_file == nullptr) {
-      std::fprintf(stderr, "kueuesim: error: cannot open %s for writing\n", args.events.c_str());
-      return kExitRunFailed;
-    }
+    events_file = cli::OpenOutput(args.events);
+    if (events_file == nullptr) return kExitRunFailed;
     event_log = std::make_unique<metrics::EventLogWriter>(events_file);
     (*simulation)->AddEventSink(event_log.get());
   }
   std::FILE* timeseries_file = nullptr;
   std::unique_ptr<metrics::TimeSeriesRecorder> timeseries;
   if (!args.timeseries.empty()) {
-    timeseries_file = std::fopen(args.timeseries.c_str(), "w");
-    if (timeseries_file == nullptr) {
-      std::fprintf(stderr, "kueuesim: error: cannot open %s for writing\n", args.timeseries.c_str());
-      return kExitRunFailed;
-    }
+    timeseries_file = cli::OpenOutput(args.timeseries);
+    if (timeseries_file == nullptr) return kExitRunFailed;
     timeseries = std::make_unique<metrics::TimeSeriesRecorder>(timeseries_file,
                                                                metrics::TimeSeriesFormatForPath(args.timeseries));
     (*simulation)->AddEventSink(timeseries.get());
@@ -152,11 +163,8 @@ int Run(const RunArgs& given_args) {
   std::FILE* workloads_file = nullptr;
   std::unique_ptr<metrics::WorkloadTableWriter> workload_table;
   if (!args.workloads.empty()) {
-    workloads_file = std::fopen(args.workloads.c_str(), "w");
-    if (workloads_file == nullptr) {
-      std::fprintf(stderr, "kueuesim: error: cannot open %s for writing\n", args.workloads.c_str());
-      return kExitRunFailed;
-    }
+    workloads_file = cli::OpenOutput(args.workloads);
+    if (workloads_file == nullptr) return kExitRunFailed;
     workload_table = std::make_unique<metrics::WorkloadTableWriter>(
         workloads_file, metrics::TimeSeriesFormatForPath(args.workloads));
     (*simulation)->AddEventSink(workload_table.get());
@@ -172,22 +180,13 @@ int Run(const RunArgs& given_args) {
   if (progress != nullptr) progress->Finish();
   if (workload_table != nullptr) {
     workload_table->Finish((*simulation)->end_time());
-    if (std::fclose(workloads_file) != 0) {
-      std::fprintf(stderr, "kueuesim: error: writing %s failed\n", args.workloads.c_str());
-      return kExitRunFailed;
-    }
+    if (!cli::CloseOutput(workloads_file, args.workloads)) return kExitRunFailed;
   }
   if (timeseries != nullptr) {
     timeseries->Finish();
-    if (std::fclose(timeseries_file) != 0) {
-      std::fprintf(stderr, "kueuesim: error: writing %s failed\n", args.timeseries.c_str());
-      return kExitRunFailed;
-    }
+    if (!cli::CloseOutput(timeseries_file, args.timeseries)) return kExitRunFailed;
   }
-  if (events_file != nullptr && events_file != stdout && std::fclose(events_file) != 0) {
-    std::fprintf(stderr, "kueuesim: error: writing %s failed\n", args.events.c_str());
-    return kExitRunFailed;
-  }
+  if (events_file != nullptr && !cli::CloseOutput(events_file, args.events)) return kExitRunFailed;
   if (!status.ok()) return Fail(status);
   metrics::Summary summary = collector.Finish((*simulation)->end_time(), (*simulation)->cluster_pointers(),
                                               (*simulation)->multikueue_reports());
@@ -203,26 +202,18 @@ int Run(const RunArgs& given_args) {
     summary.traces.push_back({report.source, report.rows_read, report.workloads, report.skipped,
                               report.repaired, report.examples});
   }
-  if (!args.summary.empty()) {
-    std::FILE* out = std::fopen(args.summary.c_str(), "w");
-    if (out == nullptr) {
-      std::fprintf(stderr, "kueuesim: error: cannot open %s for writing\n", args.summary.c_str());
-      return kExitRunFailed;
-    }
-    std::string json = metrics::SummaryToJson(summary);
-    std::fwrite(json.data(), 1, json.size(), out);
-    if (std::fclose(out) != 0) return kExitRunFailed;
+  if (!args.summary.empty() && !cli::WriteOutput(args.summary, metrics::SummaryToJson(summary))) {
+    return kExitRunFailed;
   }
   if (!args.quiet) {
     std::string text = metrics::FormatSummary(summary);
-    std::FILE* out = args.events == "-" ? stderr : stdout;
-    std::fwrite(text.data(), 1, text.size(), out);
+    std::fwrite(text.data(), 1, text.size(), text_out);
   }
   if (thresholds.has_value()) {
     auto report = metrics::EvaluateThresholds(*thresholds, summary);
     if (!report.ok()) return Fail(report.status());
     std::string text = metrics::FormatThresholdReport(*report, args.check);
-    std::fwrite(text.data(), 1, text.size(), args.events == "-" ? stderr : stdout);
+    std::fwrite(text.data(), 1, text.size(), text_out);
     if (!report->ok()) return kExitThresholdsFailed;
   }
   return kExitOk;
@@ -234,6 +225,7 @@ int Validate(const std::vector<std::string>& files, bool strict, const std::stri
   if (!load_options.has_value()) return kExitUsage;
   auto scenario = scenario::LoadScenarioFiles(files, *load_options);
   if (!scenario.ok()) return Fail(scenario.status());
+  if (absl::Status empty = cli::CheckInputNotEmpty(files, *scenario); !empty.ok()) return Fail(empty);
   PrintReport(scenario->report);
   policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
   auto simulation = sim::Simulation::Create(*scenario, registry);
@@ -262,9 +254,15 @@ int Validate(const std::vector<std::string>& files, bool strict, const std::stri
 int Policies() {
   using namespace kueuesim;
   policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
+  // Columns as wide as their widest cell.
+  size_t kind_width = 0, name_width = 0;
   for (const auto& info : registry.List()) {
-    std::printf("%-14s %-24s %s\n", std::string(policy::PolicyKindName(info.kind)).c_str(), info.name.c_str(),
-                info.description.c_str());
+    kind_width = std::max(kind_width, policy::PolicyKindName(info.kind).size());
+    name_width = std::max(name_width, info.name.size());
+  }
+  for (const auto& info : registry.List()) {
+    std::printf("%-*s  %-*s  %s\n", static_cast<int>(kind_width), std::string(policy::PolicyKindName(info.kind)).c_str(),
+                static_cast<int>(name_width), info.name.c_str(), info.description.c_str());
   }
   return kExitOk;
 }
@@ -282,19 +280,20 @@ int main(int argc, char** argv) {
   run->add_option("--until", run_args.until, "Stop at this simulated time (e.g. 90s, 2h30m, 7d)");
   run->add_option("--cycles", run_args.cycles, "Stop after this many scheduling cycles")->check(CLI::NonNegativeNumber);
   run->add_option("--events", run_args.events, "Write the event log (JSON Lines) to FILE, or - for stdout");
-  run->add_option("--summary", run_args.summary, "Write the summary as JSON to FILE");
+  run->add_option("--summary", run_args.summary, "Write the summary as JSON to FILE, or - for stdout");
   run->add_option("--seed", run_args.seed, "Random seed (default: the scenario's, else 1)")->check(CLI::NonNegativeNumber);
   run->add_flag("--quiet,-q", run_args.quiet, "Do not print the summary");
   run->add_option("--check", run_args.check,
                   "Check the run's figures against a thresholds file; exit 4 when a check fails");
   run->add_option("--timeseries", run_args.timeseries,
-                  "Write usage, borrowing, pending and shares over time to FILE (.csv, else JSON Lines)");
+                  "Write usage, borrowing, pending and shares over time to FILE (.csv, else JSON Lines), or - "
+                  "for stdout (JSON Lines)");
   run->add_option("--out", run_args.out_dir,
                   "Write a run directory: DIR/events.jsonl, DIR/summary.json, DIR/timeseries.jsonl, "
                   "DIR/workloads.jsonl");
   run->add_option("--workloads", run_args.workloads,
                   "Write one row per workload (arrival, admission, start, finish, wait, run time, evictions, "
-                  "flavors) to FILE (.csv, else JSON Lines)");
+                  "flavors) to FILE (.csv, else JSON Lines), or - for stdout (JSON Lines)");
   constexpr char kLimitsHelp[] =
       "The budget of what the input may make kueuesim build, e.g. nodes=2000000,workloads=1000000,"
       "queues=200000,time=7300d (defaults: nodes=1000000,workloads=500000,queues=100000,time=3650d; "
@@ -314,6 +313,31 @@ int main(int argc, char** argv) {
   CLI::App* policies = app.add_subcommand("policies", "List the policies that scenarios can select");
   kueuesim::cli::ResultsCommands results(&app);  // report, compare (report_command.cc)
   kueuesim::cli::ExplainCommand explain(&app);   // explain (explain_command.cc)
+
+  run->footer(
+      "Examples:\n"
+      "  kueuesim run scenarios/quickstart/gpu-teams.yaml\n"
+      "  kueuesim run scenarios/quickstart/gpu-teams.yaml --until 2h --summary - --quiet\n"
+      "  kueuesim run cluster.yaml workloads.yaml --out runs/base --check thresholds.yaml");
+  validate->footer("Example:\n  kueuesim validate --strict scenarios/quickstart/gpu-teams.yaml");
+  policies->footer("Example:\n  kueuesim policies");
+
+  // CLI11 answers an unknown command with "A subcommand is required": name it.
+  std::string commands;
+  bool known = false;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    commands += (commands.empty() ? "" : ", ") + sub->get_name();
+    known = known || (argc > 1 && sub->get_name() == argv[1]);
+  }
+  if (argc > 1 && argv[1][0] != '-' && !known) {
+    std::fprintf(stderr, "kueuesim: error: unknown command \"%s\" (commands: %s; see kueuesim --help)\n", argv[1],
+                 commands.c_str());
+    return kExitUsage;
+  }
+  if (argc == 1) {
+    std::fprintf(stderr, "kueuesim: error: a command is required (e.g. kueuesim run FILES...; see kueuesim --help)\n");
+    return kExitUsage;
+  }
 
   try {
     app.parse(argc, argv);

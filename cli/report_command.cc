@@ -21,6 +21,7 @@
 #include "kueuesim/scenario/scenario.h"
 #include "kueuesim/sim/simulation.h"
 #include "kueuesim/sweep/sweep.h"
+#include "output.h"
 
 namespace kueuesim::cli {
 namespace {
@@ -36,20 +37,6 @@ int Fail(const absl::Status& status) {
                  status.code() == absl::StatusCode::kPermissionDenied
              ? kExitInvalidInput
              : kExitRunFailed;
-}
-
-bool WriteFile(const std::string& path, const std::string& text) {
-  std::FILE* out = std::fopen(path.c_str(), "w");
-  if (out == nullptr) {
-    std::fprintf(stderr, "kueuesim: error: cannot open %s for writing\n", path.c_str());
-    return false;
-  }
-  const bool written = std::fwrite(text.data(), 1, text.size(), out) == text.size();
-  if (std::fclose(out) != 0 || !written) {
-    std::fprintf(stderr, "kueuesim: error: writing %s failed\n", path.c_str());
-    return false;
-  }
-  return true;
 }
 
 std::vector<std::string> SplitComma(const std::string& text) {
@@ -126,6 +113,7 @@ absl::StatusOr<CompareRun> RunScenario(const std::string& argument, const sim::R
     run.label += (run.label.empty() ? "" : ",") + std::filesystem::path(file).filename().string();
   }
   KUEUESIM_ASSIGN_OR_RETURN(scenario::Scenario loaded, scenario::LoadScenarioFiles(run.files));
+  KUEUESIM_RETURN_IF_ERROR(CheckInputNotEmpty(run.files, loaded));
   for (const auto& warning : loaded.report.warnings) std::fprintf(stderr, "kueuesim: warning: %s\n", warning.c_str());
   const policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
   KUEUESIM_ASSIGN_OR_RETURN(std::unique_ptr<sim::Simulation> simulation, sim::Simulation::Create(loaded, registry));
@@ -181,7 +169,9 @@ std::vector<FigureRow> ServingAndCapacityFigures(const std::vector<CompareRun>& 
       for (const auto& c : cluster.admission_checks) {
         const std::string obj = "3 check " + prefix + c.name;
         const std::string label = "check " + prefix + c.name;
-        set(obj + "\t1", label + " ready p90", Unit::kDuration, i, static_cast<double>(c.time_to_ready.p90));
+        if (c.time_to_ready.count > 0) {
+          set(obj + "\t1", label + " ready p90", Unit::kDuration, i, static_cast<double>(c.time_to_ready.p90));
+        }
         set(obj + "\t2", label + " held", Unit::kDuration, i, static_cast<double>(c.held_time));
         set(obj + "\t3", label + " held GPU-h", Unit::kHours, i, gpu_hours(c.held_quota));
         set(obj + "\t4", label + " retries", Unit::kCount, i, static_cast<double>(c.retry));
@@ -204,8 +194,10 @@ std::vector<FigureRow> ServingAndCapacityFigures(const std::vector<CompareRun>& 
       set(obj + "\t1", label + " copies", Unit::kCount, i, static_cast<double>(mk.copies));
       set(obj + "\t2", label + " losing reservations", Unit::kCount, i, static_cast<double>(mk.losing_reservations));
       set(obj + "\t3", label + " losing preemptions", Unit::kCount, i, static_cast<double>(mk.losing_preemptions));
-      set(obj + "\t4", label + " time to admission p90", Unit::kDuration, i,
-          static_cast<double>(mk.time_to_admission.p90));
+      if (mk.time_to_admission.count > 0) {
+        set(obj + "\t4", label + " time to admission p90", Unit::kDuration, i,
+            static_cast<double>(mk.time_to_admission.p90));
+      }
     }
   }
   std::vector<FigureRow> out;
@@ -248,10 +240,13 @@ std::vector<FigureRow> Figures(const std::vector<CompareRun>& runs) {
         queue_row(queue + "\t1" + "\tcq " + queue + " admitted", Unit::kCount).values[i] = cq.admitted;
         queue_row(queue + "\t2" + "\tcq " + queue + " finished", Unit::kCount).values[i] = cq.finished;
         queue_row(queue + "\t3" + "\tcq " + queue + " preempted", Unit::kCount).values[i] = cq.preempted;
-        queue_row(queue + "\t4" + "\tcq " + queue + " wait p50", Unit::kDuration).values[i] =
-            static_cast<double>(cq.wait.p50);
-        queue_row(queue + "\t5" + "\tcq " + queue + " wait p90", Unit::kDuration).values[i] =
-            static_cast<double>(cq.wait.p90);
+        // No wait (nothing admitted): no data, "-" in the table and null in JSON.
+        FigureRow& p50 = queue_row(queue + "\t4" + "\tcq " + queue + " wait p50", Unit::kDuration);
+        FigureRow& p90 = queue_row(queue + "\t5" + "\tcq " + queue + " wait p90", Unit::kDuration);
+        if (cq.wait.count > 0) {
+          p50.values[i] = static_cast<double>(cq.wait.p50);
+          p90.values[i] = static_cast<double>(cq.wait.p90);
+        }
         for (const auto& r : cq.resources) {
           auto& [used, nominal] = usage[r.flavor + "/" + r.resource];
           used += r.used_amount_seconds;
@@ -265,8 +260,10 @@ std::vector<FigureRow> Figures(const std::vector<CompareRun>& runs) {
     overall[1].values[i] = static_cast<double>(finished);
     overall[2].values[i] = static_cast<double>(preempted);
     overall[3].values[i] = static_cast<double>(pending);
-    overall[4].values[i] = static_cast<double>(Percentile(run.waits, 50));
-    overall[5].values[i] = static_cast<double>(Percentile(run.waits, 90));
+    if (!run.waits.empty()) {
+      overall[4].values[i] = static_cast<double>(Percentile(run.waits, 50));
+      overall[5].values[i] = static_cast<double>(Percentile(run.waits, 90));
+    }
     const double seconds = static_cast<double>(run.summary.end_time) / static_cast<double>(kSecond);
     for (const auto& [key, amounts] : usage) {
       FigureRow& row = per_flavor["utilization " + key];
@@ -304,8 +301,13 @@ std::vector<FigureRow> Figures(const std::vector<CompareRun>& runs) {
       set("04", "copies", Unit::kCount, static_cast<double>(mk.copies));
       set("05", "losing reservations", Unit::kCount, static_cast<double>(mk.losing_reservations));
       set("06", "losing preemptions", Unit::kCount, static_cast<double>(mk.losing_preemptions));
-      set("07", "time to admission p50", Unit::kDuration, static_cast<double>(mk.time_to_admission.p50));
-      set("08", "time to admission p90", Unit::kDuration, static_cast<double>(mk.time_to_admission.p90));
+      if (mk.time_to_admission.count > 0) {
+        set("07", "time to admission p50", Unit::kDuration, static_cast<double>(mk.time_to_admission.p50));
+        set("08", "time to admission p90", Unit::kDuration, static_cast<double>(mk.time_to_admission.p90));
+      } else {
+        manager_row(prefix + "07\t" + name + "time to admission p50", Unit::kDuration);
+        manager_row(prefix + "08\t" + name + "time to admission p90", Unit::kDuration);
+      }
       set("09", "jobs running twice", Unit::kDuration, static_cast<double>(mk.duplicate_run_time));
       set("10", "API operations", Unit::kCount,
           static_cast<double>(mk.copies + mk.copies_deleted + mk.nomination_patches + mk.status_syncs + mk.gate_opens));
@@ -443,7 +445,11 @@ absl::Status PrepareRunDirectory(const std::string& dir, std::string* events, st
 ResultsCommands::ResultsCommands(CLI::App* app) {
   report_ = app->add_subcommand("report", "Write an HTML report (inline SVG charts) of one or more run directories");
   report_->add_option("runs", report_runs_, "Run directories written by `kueuesim run ... --out DIR`")->required();
-  report_->add_option("-o,--output", report_output_, "The HTML file to write")->required();
+  report_->add_option("-o,--output", report_output_, "The HTML file to write, or - for stdout")->required();
+  report_->footer(
+      "Example:\n"
+      "  kueuesim run scenarios/docs/fair-sharing.yaml --out runs/base --quiet\n"
+      "  kueuesim report runs/base -o report.html");
 
   compare_ = app->add_subcommand(
       "compare", "Run the same workloads under several scenarios and compare headline figures with the first");
@@ -452,7 +458,12 @@ ResultsCommands::ResultsCommands(CLI::App* app) {
       ->required()
       ->expected(2, -1);
   compare_->add_option("--until", compare_until_, "Stop each run at this simulated time (e.g. 2h)");
-  compare_->add_option("--json", compare_json_, "Also write the table as JSON to FILE");
+  compare_->add_option("--json", compare_json_,
+                       "Also write the table as JSON to FILE, or - for stdout (the table then goes to stderr)");
+  compare_->footer(
+      "Example:\n"
+      "  kueuesim compare scenarios/capacity-planning/base.yaml,scenarios/capacity-planning/common.yaml \\\n"
+      "      scenarios/capacity-planning/more-lending.yaml,scenarios/capacity-planning/common.yaml");
 
   sweep_ = app->add_subcommand("sweep", "Run the grid points of the scenario's Sweep (one summary JSON per point)");
   sweep_->add_option("files", sweep_files_, "Scenario files, one of them declaring a kueuesim.io/v1alpha1 Sweep")
@@ -465,10 +476,19 @@ ResultsCommands::ResultsCommands(CLI::App* app) {
                      "Points run at once, each on its own thread (default: the number of cores); "
                      "the output is the same for any number")
       ->check(CLI::PositiveNumber);
+  sweep_->footer(
+      "Example:\n"
+      "  kueuesim sweep scenarios/provisioning/rollout-study.yaml scenarios/provisioning/rollout-study-sweep.yaml \\\n"
+      "      --out sweep-out --jobs 2");
 
   sweep_merge_ = app->add_subcommand("sweep-merge", "Join the point files of sweep shards into one CSV table");
   sweep_merge_->add_option("dirs", sweep_merge_dirs_, "Directories written by `kueuesim sweep --out`")->required();
-  sweep_merge_->add_option("-o,--output", sweep_merge_output_, "The CSV file to write")->required();
+  sweep_merge_->add_option("-o,--output", sweep_merge_output_, "The CSV file to write, or - for stdout")->required();
+  sweep_merge_->footer(
+      "Example:\n"
+      "  kueuesim sweep scenario.yaml sweep.yaml --out shard-0 --shard 0/2\n"
+      "  kueuesim sweep scenario.yaml sweep.yaml --out shard-1 --shard 1/2\n"
+      "  kueuesim sweep-merge shard-0 shard-1 -o table.csv");
 }
 
 std::optional<int> ResultsCommands::Run() const {
@@ -492,7 +512,7 @@ int ResultsCommands::Report() const {
       if (i != j && runs[i].label == runs[j].label) runs[i].label = runs[i].directory;
     }
   }
-  if (!WriteFile(report_output_, report::RenderHtmlReport(runs))) return kExitRunFailed;
+  if (!WriteOutput(report_output_, report::RenderHtmlReport(runs))) return kExitRunFailed;
   return kExitOk;
 }
 
@@ -514,8 +534,9 @@ int ResultsCommands::Compare() const {
   }
   const std::vector<FigureRow> rows = Figures(runs);
   const std::string table = FormatTable(runs, rows);
-  std::fwrite(table.data(), 1, table.size(), stdout);
-  if (!compare_json_.empty() && !WriteFile(compare_json_, CompareJson(runs, rows, compare_until_))) {
+  // With the JSON on stdout, the table goes to stderr.
+  std::fwrite(table.data(), 1, table.size(), IsStdout(compare_json_) ? stderr : stdout);
+  if (!compare_json_.empty() && !WriteOutput(compare_json_, CompareJson(runs, rows, compare_until_))) {
     return kExitRunFailed;
   }
   return kExitOk;
@@ -555,7 +576,7 @@ int ResultsCommands::Sweep() const {
 int ResultsCommands::SweepMerge() const {
   auto table = sweep::MergeSweep(sweep_merge_dirs_);
   if (!table.ok()) return Fail(table.status());
-  if (!WriteFile(sweep_merge_output_, *table)) return kExitRunFailed;
+  if (!WriteOutput(sweep_merge_output_, *table)) return kExitRunFailed;
   return kExitOk;
 }
 

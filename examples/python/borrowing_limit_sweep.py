@@ -26,6 +26,8 @@ LIMITS = ["0", "8", "16", "32", kueuesim.NO_LIMIT]
 
 
 def minutes(seconds):
+    if seconds is None:  # no data: the team admitted nothing
+        return "-"
     return "%.0fm" % (seconds / 60.0)
 
 

@@ -114,24 +114,36 @@ void SummarizeAdmissionChecks(const runtime::ClusterRuntime& runtime, ClusterSum
 std::string FormatAdmissionChecks(const ClusterSummary& cluster) {
   std::string out;
   if (!cluster.admission_checks.empty()) {
-    out += fmt::format("\n  {:<20} {:<28} {:>9} {:>6} {:>6} {:>8} {:>8} {:>9} {:>9} {:>9} {:>10} {:>12}\n",
-                       "AdmissionCheck", "answered by", "workloads", "ready", "retry", "rejected", "waiting",
-                       "ready p50", "ready p90", "ready max", "held", "held quota");
+    std::vector<std::vector<std::string>> rows = {{"AdmissionCheck", "answered by", "workloads", "ready", "retry",
+                                                   "rejected", "waiting", "ready p50", "ready p90", "ready max", "held",
+                                                   "held quota"}};
+    std::vector<std::string> notes(1);  // lines printed under each row
     for (const auto& c : cluster.admission_checks) {
       const std::string resource = MainResource(c.held_quota);
-      out += fmt::format("  {:<20} {:<28} {:>9} {:>6} {:>6} {:>8} {:>8} {:>9} {:>9} {:>9} {:>10} {:>12}\n", c.name,
-                         c.answered_by.size() > 28 ? c.answered_by.substr(0, 27) + "~" : c.answered_by, c.workloads,
-                         c.ready, c.retry, c.rejected, c.pending_at_end, FormatDuration(c.time_to_ready.p50),
-                         FormatDuration(c.time_to_ready.p90), FormatDuration(c.time_to_ready.max),
-                         FormatDuration(c.held_time),
-                         resource.empty() ? std::string("-") : Hours(c.held_quota, resource) + " " + resource + "-h");
+      rows.push_back({c.name, c.answered_by, fmt::format("{}", c.workloads), fmt::format("{}", c.ready),
+                      fmt::format("{}", c.retry), fmt::format("{}", c.rejected), fmt::format("{}", c.pending_at_end),
+                      FormatWaitForText(c.time_to_ready, c.time_to_ready.p50),
+                      FormatWaitForText(c.time_to_ready, c.time_to_ready.p90),
+                      FormatWaitForText(c.time_to_ready, c.time_to_ready.max), FormatDuration(c.held_time),
+                      resource.empty() ? std::string("-") : Hours(c.held_quota, resource) + " " + resource + "-h"});
+      std::string note;
       if (c.requests > 0) {
-        out += fmt::format("    ProvisioningRequests: {} created, {} failed, {} bookings expired, {} revoked\n",
-                           c.requests, c.failed, c.booking_expired, c.capacity_revoked);
+        note += fmt::format("    ProvisioningRequests: {} created, {} failed, {} bookings expired, {} revoked\n",
+                            c.requests, c.failed, c.booking_expired, c.capacity_revoked);
       }
       if (c.answered_by == "nobody" && c.workloads > 0) {
-        out += "    never answered: no controller in the simulation (see the load warning)\n";
+        note += "    never answered: no controller in the simulation (see the load warning)\n";
       }
+      notes.push_back(std::move(note));
+    }
+    // The table sized to its cells, each row followed by its notes.
+    const std::string table = FormatTextColumns(rows, 2, "  ");
+    out += "\n";
+    size_t start = 0;
+    for (size_t row = 0; row < rows.size(); ++row) {
+      const size_t end = table.find('\n', start) + 1;
+      out += table.substr(start, end - start) + notes[row];
+      start = end;
     }
   }
   if (cluster.autoscaler.has_value() && !cluster.autoscaler->pools.empty()) {
@@ -139,17 +151,19 @@ std::string FormatAdmissionChecks(const ClusterSummary& cluster) {
     out += fmt::format("\n  Autoscaler: {} ProvisioningRequests, {} provisioned, {} failed, {} bookings expired, {} "
                        "revoked, {} deleted unused\n",
                        a.requests, a.provisioned, a.failed, a.booking_expired, a.capacity_revoked, a.deleted_unused);
-    out += fmt::format("  {:<20} {:>6} {:>6} {:>6} {:>8} {:>8} {:>18} {:>18} {:>10}\n", "AutoscalerPool", "peak",
-                       "added", "removed", "node-h", "idle", "provisioned", "idle", "stockout");
+    std::vector<std::vector<std::string>> rows = {
+        {"AutoscalerPool", "peak", "added", "removed", "node-h", "idle", "provisioned", "idle", "stockout"}};
     for (const auto& p : a.pools) {
       const std::string resource = MainResource(p.provisioned_amount_seconds);
-      out += fmt::format("  {:<20} {:>6} {:>6} {:>6} {:>8.1f} {:>8.1f} {:>18} {:>18} {:>10}\n", p.name, p.peak_nodes,
-                         p.nodes_added, p.nodes_removed, p.node_seconds / 3600.0, p.idle_node_seconds / 3600.0,
-                         resource.empty() ? std::string("-")
-                                          : Hours(p.provisioned_amount_seconds, resource) + " " + resource + "-h",
-                         resource.empty() ? std::string("-") : Hours(p.idle_amount_seconds, resource) + " " + resource + "-h",
-                         FormatDuration(p.stockout_time));
+      rows.push_back({p.name, fmt::format("{}", p.peak_nodes), fmt::format("{}", p.nodes_added),
+                      fmt::format("{}", p.nodes_removed), fmt::format("{:.1f}", p.node_seconds / 3600.0),
+                      fmt::format("{:.1f}", p.idle_node_seconds / 3600.0),
+                      resource.empty() ? std::string("-")
+                                       : Hours(p.provisioned_amount_seconds, resource) + " " + resource + "-h",
+                      resource.empty() ? std::string("-") : Hours(p.idle_amount_seconds, resource) + " " + resource + "-h",
+                      FormatDuration(p.stockout_time)});
     }
+    out += FormatTextColumns(rows, 1, "  ");
   }
   return out;
 }
@@ -169,12 +183,10 @@ std::string AdmissionChecksJson(const ClusterSummary& cluster) {
       out += fmt::format(
           ", \"workloads\": {}, \"ready\": {}, \"retry\": {}, \"rejected\": {}, \"pendingAtEnd\": {}, "
           "\"provisioningRequests\": {}, \"failed\": {}, \"bookingExpired\": {}, \"capacityRevoked\": {},\n       "
-          "\"timeToReadySeconds\": {{\"count\": {}, \"p50\": {}, \"p90\": {}, \"p99\": {}, \"max\": {}, \"mean\": {}}}, "
+          "\"timeToReadySeconds\": {}, "
           "\"heldSeconds\": {}, \"heldQuotaAmountSeconds\": {}}}",
           c.workloads, c.ready, c.retry, c.rejected, c.pending_at_end, c.requests, c.failed, c.booking_expired,
-          c.capacity_revoked, c.time_to_ready.count, FormatSeconds(c.time_to_ready.p50),
-          FormatSeconds(c.time_to_ready.p90), FormatSeconds(c.time_to_ready.p99), FormatSeconds(c.time_to_ready.max),
-          FormatSeconds(c.time_to_ready.mean), FormatSeconds(c.held_time), Amounts(c.held_quota));
+          c.capacity_revoked, WaitStatsJson(c.time_to_ready), FormatSeconds(c.held_time), Amounts(c.held_quota));
     }
     out += "\n    ]";
   }
@@ -321,19 +333,19 @@ void RolloutFiguresCollector::Finish(SimTime end_time, const runtime::ClusterRun
 
 std::string FormatRollouts(const ClusterSummary& cluster) {
   if (cluster.rollouts.empty()) return "";
-  std::string out = fmt::format("\n  {:<28} {:>9} {:>10} {:>13} {:>14} {:>14} {:>11}\n", "LeaderWorkerSet rollout",
-                                "took", "below", "deficit", "surge quota", "idle surge", "preempted");
+  std::vector<std::vector<std::string>> rows = {
+      {"LeaderWorkerSet rollout", "took", "below", "deficit", "surge quota", "idle surge", "preempted"}};
   for (const auto& r : cluster.rollouts) {
     const std::string resource = MainResource(r.surge_quota_seconds);
-    out += fmt::format("  {:<28} {:>9} {:>10} {:>11.2f}gh {:>14} {:>14} {:>11}\n",
-                       r.leader_worker_set + " @" + FormatDuration(r.start),
-                       r.end < 0 ? "(running)" : FormatDuration(r.duration), FormatDuration(r.below_desired),
-                       r.deficit_group_seconds / 3600.0,
-                       resource.empty() ? std::string("-") : Hours(r.surge_quota_seconds, resource) + " " + resource + "-h",
-                       resource.empty() ? std::string("-")
-                                        : Hours(r.idle_surge_quota_seconds, resource) + " " + resource + "-h",
-                       r.preemptions);
+    rows.push_back({r.leader_worker_set + " @" + FormatDuration(r.start),
+                    r.end < 0 ? "(running)" : FormatDuration(r.duration), FormatDuration(r.below_desired),
+                    fmt::format("{:.2f} group-h", r.deficit_group_seconds / 3600.0),
+                    resource.empty() ? std::string("-") : Hours(r.surge_quota_seconds, resource) + " " + resource + "-h",
+                    resource.empty() ? std::string("-")
+                                     : Hours(r.idle_surge_quota_seconds, resource) + " " + resource + "-h",
+                    fmt::format("{}", r.preemptions)});
   }
+  std::string out = "\n" + FormatTextColumns(rows, 1, "  ");
   return out;
 }
 

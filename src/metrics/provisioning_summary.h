@@ -4,11 +4,18 @@
 #define KUEUESIM_METRICS_PROVISIONING_SUMMARY_H_
 
 #include <string>
+#include <vector>
 
 #include "kueuesim/metrics/summary.h"
 #include "kueuesim/runtime/cluster_runtime.h"
 
 namespace kueuesim::metrics {
+
+// Rows of cells printed with each column as wide as its widest cell (the
+// first `left` columns left-aligned, the others right-aligned), each line
+// indented by `indent`, columns two spaces apart, trailing spaces dropped.
+std::string FormatTextColumns(const std::vector<std::vector<std::string>>& rows, size_t left,
+                              const std::string& indent);
 
 // Fills cs->admission_checks and cs->autoscaler from the runtime.
 void SummarizeAdmissionChecks(const runtime::ClusterRuntime& runtime, ClusterSummary* cs);

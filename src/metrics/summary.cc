@@ -2,7 +2,9 @@
 #include "kueuesim/metrics/summary.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -419,6 +421,94 @@ void AddLoadReport(const scenario::LoadReport& report, const scenario::Simulatio
   summary->workloads_without_duration = report.workloads_without_duration;
 }
 
+namespace {
+
+bool IsByteResource(std::string_view resource) {
+  auto ends_with = [&](std::string_view suffix) {
+    return resource.size() >= suffix.size() && resource.substr(resource.size() - suffix.size()) == suffix;
+  };
+  return resource == "memory" || resource.substr(0, 10) == "hugepages-" || ends_with("storage") ||
+         ends_with("memory");
+}
+
+// magnitude / unit, rounded as FormatQuantityForText says.
+std::string DivideForText(uint64_t magnitude, uint64_t unit, bool* rounded) {
+  uint64_t whole = magnitude / unit;
+  const uint64_t rest = magnitude % unit;
+  if (rest == 0) return fmt::format("{}", whole);
+  int digits = 0;
+  for (uint64_t w = whole; w > 0; w /= 10) ++digits;
+  const int decimals = std::min(3, std::max(0, 4 - digits));
+  uint64_t scale = 1;
+  for (int i = 0; i < decimals; ++i) scale *= 10;
+  // rest * scale / unit, rounded half up; exact when unit divides rest * scale.
+  // (For a power-of-two unit 2^(10k) that is: 2^(10k - decimals) divides rest,
+  // since 10^decimals = 2^decimals * 5^decimals; computed so to avoid overflow.)
+  const bool power_of_two = (unit & (unit - 1)) == 0;
+  const bool exact = power_of_two ? rest % (unit >> decimals) == 0 : (rest * scale) % unit == 0;
+  const long double fraction = static_cast<long double>(rest) / static_cast<long double>(unit);
+  uint64_t scaled = static_cast<uint64_t>(std::llroundl(fraction * static_cast<long double>(scale)));
+  if (scaled >= scale) {
+    ++whole;
+    scaled -= scale;
+  }
+  if (rounded != nullptr && !exact) *rounded = true;
+  if (scaled == 0) return fmt::format("{}", whole);
+  std::string frac = fmt::format("{:0{}}", scaled, decimals);
+  while (!frac.empty() && frac.back() == '0') frac.pop_back();
+  return fmt::format("{}.{}", whole, frac);
+}
+
+}  // namespace
+
+// Rows of cells printed with each column as wide as its widest cell (the
+// first `left` columns left-aligned, the others right-aligned), each line
+// indented by `indent`, columns two spaces apart.
+std::string FormatTextColumns(const std::vector<std::vector<std::string>>& rows, size_t left, const std::string& indent) {
+  std::vector<size_t> widths;
+  for (const auto& row : rows) {
+    if (widths.size() < row.size()) widths.resize(row.size(), 0);
+    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  }
+  std::string out;
+  for (const auto& row : rows) {
+    std::string line = indent;
+    for (size_t c = 0; c < row.size(); ++c) {
+      if (c > 0) line += "  ";
+      line += c < left ? fmt::format("{:<{}}", row[c], widths[c]) : fmt::format("{:>{}}", row[c], widths[c]);
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string FormatQuantityForText(Amount amount, std::string_view resource, bool* rounded) {
+  if (amount == kUnlimited) return "unlimited";
+  const std::string sign = amount < 0 ? "-" : "";
+  const uint64_t magnitude =
+      amount < 0 ? uint64_t{0} - static_cast<uint64_t>(amount) : static_cast<uint64_t>(amount);
+  if (IsMilliResource(resource)) return sign + DivideForText(magnitude, 1000, rounded);
+  if (!IsByteResource(resource)) return sign + fmt::format("{}", magnitude);
+  static constexpr std::array<std::string_view, 7> kUnits = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+  size_t k = 0;
+  while (k + 1 < kUnits.size() && magnitude >= (uint64_t{1} << (10 * (k + 1)))) ++k;
+  return sign + DivideForText(magnitude, uint64_t{1} << (10 * k), rounded) + std::string(kUnits[k]);
+}
+
+std::string FormatWaitForText(const WaitStats& stats, SimDuration value) {
+  return stats.count == 0 ? std::string("-") : FormatDuration(value);
+}
+
+std::string WaitStatsJson(const WaitStats& stats) {
+  if (stats.count == 0) {
+    return "{\"count\": 0, \"p50\": null, \"p90\": null, \"p99\": null, \"max\": null, \"mean\": null}";
+  }
+  return fmt::format("{{\"count\": {}, \"p50\": {}, \"p90\": {}, \"p99\": {}, \"max\": {}, \"mean\": {}}}",
+                     stats.count, FormatSeconds(stats.p50), FormatSeconds(stats.p90), FormatSeconds(stats.p99),
+                     FormatSeconds(stats.max), FormatSeconds(stats.mean));
+}
+
 std::string FormatSummary(const Summary& summary) {
   std::string out;
   out += fmt::format("Simulated {} ({} events)\n", FormatDuration(summary.end_time), summary.events);
@@ -468,15 +558,15 @@ std::string FormatSummary(const Summary& summary) {
       out += fmt::format("  {} workloads are inadmissible (refused before queueing; see the Inadmissible events)\n",
                          cluster.inadmissible);
     }
-    out += fmt::format("  {:<24} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9}\n",
-                       "ClusterQueue", "admitted", "finished", "running", "pending", "preempted",
-                       "wait p50", "wait p90", "wait p99", "wait max");
+    std::vector<std::vector<std::string>> queue_rows = {{"ClusterQueue", "admitted", "finished", "running", "pending",
+                                                     "preempted", "wait p50", "wait p90", "wait p99", "wait max"}};
     for (const auto& cq : cluster.cluster_queues) {
-      out += fmt::format("  {:<24} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9}\n", cq.name,
-                         cq.admitted, cq.finished, cq.running, cq.pending, cq.preempted,
-                         FormatDuration(cq.wait.p50), FormatDuration(cq.wait.p90),
-                         FormatDuration(cq.wait.p99), FormatDuration(cq.wait.max));
+      queue_rows.push_back({cq.name, fmt::format("{}", cq.admitted), fmt::format("{}", cq.finished),
+                        fmt::format("{}", cq.running), fmt::format("{}", cq.pending), fmt::format("{}", cq.preempted),
+                        FormatWaitForText(cq.wait, cq.wait.p50), FormatWaitForText(cq.wait, cq.wait.p90),
+                        FormatWaitForText(cq.wait, cq.wait.p99), FormatWaitForText(cq.wait, cq.wait.max)});
     }
+    out += FormatTextColumns(queue_rows, 1, "  ");
     if (!cluster.pending_by_reason.empty()) {
       // The top reasons why workloads wait at the end, with an example.
       std::vector<std::pair<std::string, int64_t>> reasons(cluster.pending_by_reason.begin(),
@@ -508,17 +598,19 @@ std::string FormatSummary(const Summary& summary) {
         out += fmt::format("    ... and {} more reasons (see the summary JSON)\n", reasons.size() - kTopReasons);
       }
     }
-    out += fmt::format("\n  {:<24} {:<16} {:<20} {:>12} {:>12} {:>12} {:>9}\n", "ClusterQueue", "flavor",
-                       "resource", "nominal", "peak", "utilization", "borrowed");
+    std::vector<std::vector<std::string>> resources = {
+        {"ClusterQueue", "flavor", "resource", "nominal", "peak", "utilization", "borrowed"}};
+    bool rounded = false;
     for (const auto& cq : cluster.cluster_queues) {
       for (const auto& r : cq.resources) {
-        out += fmt::format("  {:<24} {:<16} {:<20} {:>12} {:>12} {:>12} {:>8.1f}%\n", cq.name, r.flavor,
-                           r.resource, FormatAmount(r.nominal_quota, r.resource),
-                           FormatAmount(r.peak_usage, r.resource),
-                           r.utilization.has_value() ? fmt::format("{:.1f}%", *r.utilization * 100) : "-",
-                           r.borrowed_share * 100);
+        resources.push_back({cq.name, r.flavor, r.resource, FormatQuantityForText(r.nominal_quota, r.resource, &rounded),
+                             FormatQuantityForText(r.peak_usage, r.resource, &rounded),
+                             r.utilization.has_value() ? fmt::format("{:.1f}%", *r.utilization * 100) : "-",
+                             fmt::format("{:.1f}%", r.borrowed_share * 100)});
       }
     }
+    out += "\n" + FormatTextColumns(resources, 3, "  ");
+    if (rounded) out += "  (cpu in cores, bytes in Ki..Ei; rounded to 4 significant digits: the JSON summary is exact)\n";
     for (const auto& lws : cluster.leader_worker_sets) {
       out += fmt::format("\n  LeaderWorkerSet {} ({} groups of {} pods)\n", lws.name, lws.replicas, lws.size);
       for (const auto& r : lws.rollouts) {
@@ -526,7 +618,7 @@ std::string FormatSummary(const Summary& summary) {
         for (const auto& st : r.stalls) stalled += (st.end < 0 ? summary.end_time : st.end) - st.start;
         std::string surge;
         for (const auto& [resource, amount] : r.peak_surge_quota) {
-          surge += fmt::format("{}{} {}", surge.empty() ? "" : ", ", FormatAmount(amount, resource), resource);
+          surge += fmt::format("{}{} {}", surge.empty() ? "" : ", ", FormatQuantityForText(amount, resource), resource);
         }
         // Each distinct stall reason once, in order of first appearance.
         std::vector<std::string> reasons;
@@ -554,6 +646,10 @@ std::string FormatSummary(const Summary& summary) {
     for (const auto& cq : cluster.cluster_queues) any_eviction = any_eviction || cq.evicted > 0;
     if (any_eviction) {
       out += "\n  Preemptions and evictions\n";
+      size_t name_width = 0;
+      for (const auto& cq : cluster.cluster_queues) {
+        if (cq.evicted > 0 || !cq.preemptions_issued_by_reason.empty()) name_width = std::max(name_width, cq.name.size());
+      }
       for (const auto& cq : cluster.cluster_queues) {
         if (cq.evicted == 0 && cq.preemptions_issued_by_reason.empty()) continue;
         std::string preempted;
@@ -573,8 +669,8 @@ std::string FormatSummary(const Summary& summary) {
           if (resource == "memory") continue;
           lost += fmt::format("{}{:.2f} {}-hours", lost.empty() ? "" : ", ", amount / 3600.0, resource);
         }
-        out += fmt::format("  {:<24} preempted: {}; preempting others: {}; evictions: {}; work lost: {}\n",
-                           cq.name, preempted.empty() ? "-" : preempted, issued.empty() ? "-" : issued,
+        out += fmt::format("  {:<{}}  preempted: {}; preempting others: {}; evictions: {}; work lost: {}\n",
+                           cq.name, name_width, preempted.empty() ? "-" : preempted, issued.empty() ? "-" : issued,
                            evictions.empty() ? "-" : evictions, lost.empty() ? "-" : lost);
       }
     }
@@ -590,8 +686,9 @@ std::string FormatSummary(const Summary& summary) {
         "  manager reservation to worker admission: p50 {}, p90 {}, max {}\n",
         mk.workloads, mk.dispatches, mk.admitted, mk.finished, mk.copies, per_workload, mk.reservations,
         mk.losing_reservations, mk.losing_preemptions, mk.winning_preemptions,
-        FormatDuration(mk.time_to_admission.p50), FormatDuration(mk.time_to_admission.p90),
-        FormatDuration(mk.time_to_admission.max));
+        FormatWaitForText(mk.time_to_admission, mk.time_to_admission.p50),
+        FormatWaitForText(mk.time_to_admission, mk.time_to_admission.p90),
+        FormatWaitForText(mk.time_to_admission, mk.time_to_admission.max));
     auto hours = [](const std::map<std::string, double>& amounts) {
       std::string text;
       for (const auto& [resource, amount] : amounts) {
@@ -607,12 +704,14 @@ std::string FormatSummary(const Summary& summary) {
         "{} preemption gates opened\n",
         hours(mk.losing_quota_seconds), FormatDuration(mk.duplicate_run_time), hours(mk.losing_victim_work),
         mk.copies, mk.copies_deleted, mk.nomination_patches, mk.status_syncs, mk.gate_opens);
-    out += fmt::format("  {:<20} {:<20} {:>7} {:>12} {:>5} {:>8} {:>18} {:>12}\n", "worker", "cluster", "copies",
-                       "reservations", "won", "deleted", "losing preemptions", "status syncs");
+    std::vector<std::vector<std::string>> workers = {
+        {"worker", "cluster", "copies", "reservations", "won", "deleted", "losing preemptions", "status syncs"}};
     for (const auto& w : mk.workers) {
-      out += fmt::format("  {:<20} {:<20} {:>7} {:>12} {:>5} {:>8} {:>18} {:>12}\n", w.name, w.cluster, w.copies,
-                         w.reservations, w.won, w.deleted, w.losing_preemptions, w.status_syncs);
+      workers.push_back({w.name, w.cluster, fmt::format("{}", w.copies), fmt::format("{}", w.reservations),
+                         fmt::format("{}", w.won), fmt::format("{}", w.deleted), fmt::format("{}", w.losing_preemptions),
+                         fmt::format("{}", w.status_syncs)});
     }
+    out += FormatTextColumns(workers, 2, "  ");
   }
   return out;
 }
@@ -643,11 +742,8 @@ std::string SummaryToJson(const Summary& summary) {
       AppendJsonString(&out, cq.cohort);
       out += fmt::format(
           ", \"admitted\": {}, \"finished\": {}, \"running\": {}, \"pending\": {}, \"preempted\": {}, "
-          "\"evicted\": {},\n        \"waitSeconds\": {{\"count\": {}, \"p50\": {}, \"p90\": {}, \"p99\": "
-          "{}, \"max\": {}, \"mean\": {}}},\n        \"resources\": [",
-          cq.admitted, cq.finished, cq.running, cq.pending, cq.preempted, cq.evicted, cq.wait.count,
-          FormatSeconds(cq.wait.p50), FormatSeconds(cq.wait.p90), FormatSeconds(cq.wait.p99),
-          FormatSeconds(cq.wait.max), FormatSeconds(cq.wait.mean));
+          "\"evicted\": {},\n        \"waitSeconds\": {},\n        \"resources\": [",
+          cq.admitted, cq.finished, cq.running, cq.pending, cq.preempted, cq.evicted, WaitStatsJson(cq.wait));
       for (size_t r = 0; r < cq.resources.size(); ++r) {
         const auto& u = cq.resources[r];
         out += r == 0 ? "" : ", ";
@@ -744,13 +840,9 @@ std::string SummaryToJson(const Summary& summary) {
       out += fmt::format(
           ", \"workloads\": {}, \"dispatches\": {}, \"admitted\": {}, \"finished\": {}, \"copies\": {}, "
           "\"reservations\": {}, \"losingReservations\": {}, \"losingPreemptions\": {}, "
-          "\"winningPreemptions\": {},\n     \"timeToAdmissionSeconds\": {{\"count\": {}, \"p50\": {}, "
-          "\"p90\": {}, \"p99\": {}, \"max\": {}, \"mean\": {}}},\n     ",
+          "\"winningPreemptions\": {},\n     \"timeToAdmissionSeconds\": {},\n     ",
           mk.workloads, mk.dispatches, mk.admitted, mk.finished, mk.copies, mk.reservations,
-          mk.losing_reservations, mk.losing_preemptions, mk.winning_preemptions, mk.time_to_admission.count,
-          FormatSeconds(mk.time_to_admission.p50), FormatSeconds(mk.time_to_admission.p90),
-          FormatSeconds(mk.time_to_admission.p99), FormatSeconds(mk.time_to_admission.max),
-          FormatSeconds(mk.time_to_admission.mean));
+          mk.losing_reservations, mk.losing_preemptions, mk.winning_preemptions, WaitStatsJson(mk.time_to_admission));
       out += fmt::format("\"losingQuotaSeconds\": {}, \"losingVictimWork\": {}, \"duplicateRunSeconds\": {},\n"
                          "     \"apiOperations\": {{\"copiesCreated\": {}, \"copiesDeleted\": {}, "
                          "\"nominationPatches\": {}, \"statusSyncs\": {}, \"gateOpens\": {}}},\n     \"workers\": [",

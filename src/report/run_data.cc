@@ -67,8 +67,13 @@ absl::Status LoadSummary(const std::string& file, RunData* run) {
       q.preempted = Count(cq, "preempted");
       auto wait = cq.find("waitSeconds");
       if (wait != cq.end() && wait->is_object()) {
-        q.wait_p50 = wait->value("p50", 0.0);
-        q.wait_p90 = wait->value("p90", 0.0);
+        // null: no wait (nothing admitted).
+        auto number = [&](const char* key) {
+          auto it = wait->find(key);
+          return it != wait->end() && it->is_number() ? it->get<double>() : 0.0;
+        };
+        q.wait_p50 = number("p50");
+        q.wait_p90 = number("p90");
       }
       auto resources = cq.find("resources");
       if (resources != cq.end() && resources->is_array()) {

@@ -293,7 +293,7 @@ class WaitRecorder : public cluster::EventSink {
 
 // Nearest-rank percentile, as the summary's, in seconds ("12.5").
 std::string PercentileSeconds(const std::vector<SimDuration>& sorted, int percent) {
-  if (sorted.empty()) return FormatSeconds(0);
+  if (sorted.empty()) return "null";  // no data: nothing was admitted
   size_t rank = static_cast<size_t>((static_cast<int64_t>(sorted.size()) * percent + 99) / 100);
   if (rank == 0) rank = 1;
   return FormatSeconds(sorted[rank - 1]);
@@ -316,8 +316,9 @@ std::string FiguresJson(const metrics::Summary& summary, std::vector<SimDuration
       per_queue.emplace_back(prefix + "finished", fmt::format("{}", cq.finished));
       per_queue.emplace_back(prefix + "preempted", fmt::format("{}", cq.preempted));
       per_queue.emplace_back(prefix + "pending", fmt::format("{}", cq.pending));
-      per_queue.emplace_back(prefix + "wait_p50_s", FormatSeconds(cq.wait.p50));
-      per_queue.emplace_back(prefix + "wait_p90_s", FormatSeconds(cq.wait.p90));
+      // No wait (nothing admitted): null, an empty cell in sweep-merge's CSV.
+      per_queue.emplace_back(prefix + "wait_p50_s", cq.wait.count > 0 ? FormatSeconds(cq.wait.p50) : "null");
+      per_queue.emplace_back(prefix + "wait_p90_s", cq.wait.count > 0 ? FormatSeconds(cq.wait.p90) : "null");
       for (const auto& r : cq.resources) {
         auto& [used, nominal] = usage[r.flavor + "/" + r.resource];
         used += r.used_amount_seconds;
@@ -372,7 +373,7 @@ std::string FiguresJson(const metrics::Summary& summary, std::vector<SimDuration
     }
     for (const auto& c : cluster.admission_checks) {
       const std::string key = "check:" + prefix + c.name + ":";
-      add(key + "ready_p90_s", FormatSeconds(c.time_to_ready.p90));
+      add(key + "ready_p90_s", c.time_to_ready.count > 0 ? FormatSeconds(c.time_to_ready.p90) : "null");
       add(key + "held_gpu_h", JsonNumber(gpu_hours(c.held_quota)));
       add(key + "retries", fmt::format("{}", c.retry));
       add(key + "rejected", fmt::format("{}", c.rejected));
@@ -798,7 +799,8 @@ absl::StatusOr<std::string> MergeSweep(const std::vector<std::string>& dirs) {
     }
     for (const auto& f : figures) {
       out += ",";
-      if (row.figures.contains(f)) out += row.figures[f].dump();
+      // A figure without data (null) is an empty cell, as pandas reads NaN.
+      if (row.figures.contains(f) && !row.figures[f].is_null()) out += row.figures[f].dump();
     }
     out += "\n";
   }

@@ -42,3 +42,17 @@ add_test(NAME e2e.loadpath
 add_test(NAME e2e.explain
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/explain_test.py
           --sim $<TARGET_FILE:kueuesim_cli> --root ${PROJECT_SOURCE_DIR}/scenarios)
+# "-" is stdout for every output option, "no data" is null / "-", unknown
+# commands and empty inputs get clear errors, --help shows examples.
+add_test(NAME e2e.cli_output
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/cli_output_test.py
+          --sim $<TARGET_FILE:kueuesim_cli> --root ${PROJECT_SOURCE_DIR}/scenarios)
+# Docs that cannot drift: every marked example of README.md and docs/*.md
+# is run and its output compared; an unmarked block that runs kueuesim fails.
+add_test(NAME e2e.doc_check
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/doc_check.py
+          --sim $<TARGET_FILE:kueuesim_cli> --source ${PROJECT_SOURCE_DIR})
+set_tests_properties(e2e.doc_check PROPERTIES TIMEOUT 300)
+add_test(NAME e2e.doc_check_self
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/doc_check_test.py
+          --sim $<TARGET_FILE:kueuesim_cli> --source ${PROJECT_SOURCE_DIR})

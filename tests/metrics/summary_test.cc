@@ -158,6 +158,84 @@ TEST(SummaryCollectorTest, WaitPercentilesAndUtilization) {
   EXPECT_THAT(json, HasSubstr("\"admitted\": 3"));
   EXPECT_THAT(json, HasSubstr("\"p90\": 16.0"));
   EXPECT_THAT(json, HasSubstr("\"utilization\": 0.806452"));
+  // The idle queue admitted nothing: its waits are no data, not 0.
+  EXPECT_THAT(json, HasSubstr("\"name\": \"idle\", \"cohort\": \"\", \"admitted\": 0, \"finished\": 0, \"running\": 0, "
+                              "\"pending\": 0, \"preempted\": 0, \"evicted\": 0,\n        \"waitSeconds\": {\"count\": 0, "
+                              "\"p50\": null, \"p90\": null, \"p99\": null, \"max\": null, \"mean\": null}"));
+  EXPECT_THAT(text, HasSubstr("\n  idle                 0         0        0        0          0         -         -"
+                              "         -         -\n"));
+  EXPECT_THAT(text, HasSubstr("\n  cq                   3         3        0        0          0        0s       16s"
+                              "       16s       16s\n"));
+}
+
+TEST(FormatQuantityForTextTest, CpuInCores) {
+  EXPECT_EQ(FormatQuantityForText(665924, "cpu"), "665.9");
+  EXPECT_EQ(FormatQuantityForText(4000, "cpu"), "4");
+  EXPECT_EQ(FormatQuantityForText(250, "cpu"), "0.25");
+  EXPECT_EQ(FormatQuantityForText(1, "cpu"), "0.001");
+  EXPECT_EQ(FormatQuantityForText(1500, "cpu"), "1.5");
+  EXPECT_EQ(FormatQuantityForText(12345678, "cpu"), "12346");
+  EXPECT_EQ(FormatQuantityForText(999999, "cpu"), "1000");  // 999.999 rounds up to the next whole
+  EXPECT_EQ(FormatQuantityForText(kUnlimited, "cpu"), "unlimited");
+  EXPECT_EQ(FormatQuantityForText(-2500, "cpu"), "-2.5");
+}
+
+TEST(FormatQuantityForTextTest, BytesInTheLargestBinaryUnit) {
+  constexpr Amount kMi = Amount{1} << 20;
+  EXPECT_EQ(FormatQuantityForText(2114320 * kMi, "memory"), "2.016Ti");
+  EXPECT_EQ(FormatQuantityForText(680 * 1024 * kMi, "memory"), "680Gi");
+  EXPECT_EQ(FormatQuantityForText(1536 * kMi, "memory"), "1.5Gi");
+  EXPECT_EQ(FormatQuantityForText(1000 * kMi, "memory"), "1000Mi");
+  EXPECT_EQ(FormatQuantityForText(100'000'000, "memory"), "95.37Mi");
+  EXPECT_EQ(FormatQuantityForText(512, "memory"), "512");
+  EXPECT_EQ(FormatQuantityForText(0, "memory"), "0");
+  EXPECT_EQ(FormatQuantityForText(3 * (Amount{1} << 60), "ephemeral-storage"), "3Ei");
+  EXPECT_EQ(FormatQuantityForText(2 * kMi, "hugepages-2Mi"), "2Mi");
+}
+
+TEST(FormatQuantityForTextTest, OtherResourcesAreWholeNumbers) {
+  EXPECT_EQ(FormatQuantityForText(1024, "nvidia.com/gpu"), "1024");
+  EXPECT_EQ(FormatQuantityForText(110, "pods"), "110");
+}
+
+TEST(FormatQuantityForTextTest, RoundedIsSetOnlyWhenTheValueChanged) {
+  constexpr Amount kMi = Amount{1} << 20;
+  bool rounded = false;
+  EXPECT_EQ(FormatQuantityForText(1536 * kMi, "memory", &rounded), "1.5Gi");
+  EXPECT_EQ(FormatQuantityForText(1250, "cpu", &rounded), "1.25");
+  EXPECT_FALSE(rounded);
+  EXPECT_EQ(FormatQuantityForText(1234567, "cpu", &rounded), "1235");
+  EXPECT_TRUE(rounded);
+  rounded = false;
+  EXPECT_EQ(FormatQuantityForText(2114320 * kMi, "memory", &rounded), "2.016Ti");
+  EXPECT_TRUE(rounded);
+}
+
+TEST(FormatSummaryTest, ColumnsAreAsWideAsTheirCells) {
+  Summary summary;
+  ClusterSummary cluster;
+  ClusterQueueSummary cq;
+  cq.name = "a-cluster-queue-with-a-name-longer-than-24";
+  cq.admitted = 3;
+  cq.wait.count = 3;
+  cq.wait.p50 = 5832 * kSecond;                       // 1h37m12s
+  cq.wait.p90 = (86400 + 5363) * kSecond;             // 1d1h29m23s
+  cq.wait.p99 = (86400 + 6 * 3600 + 2119) * kSecond;  // 1d6h35m19s
+  cq.wait.max = (86400 + 7 * 3600 + 3143) * kSecond;  // 1d7h52m23s
+  cq.resources.push_back({"flavor", "cpu", 1'000'000, 665'924, 0.5, 0.0, 0.0});
+  cq.resources.push_back({"flavor", "memory", Amount{4} << 40, 2114320 * (Amount{1} << 20), 0.5, 0.0, 0.0});
+  cluster.cluster_queues.push_back(cq);
+  summary.clusters.push_back(cluster);
+  const std::string text = FormatSummary(summary);
+  // Every cell is two spaces from the previous one, however long.
+  EXPECT_THAT(text, HasSubstr("a-cluster-queue-with-a-name-longer-than-24         3         0        0        0"
+                              "          0  1h37m12s  1d1h29m23s  1d6h35m19s  1d7h52m23s\n"));
+  EXPECT_THAT(text, HasSubstr("  flavor  cpu          1000    665.9        50.0%      0.0%\n"));
+  EXPECT_THAT(text, HasSubstr("  flavor  memory        4Ti  2.016Ti        50.0%      0.0%\n"));
+  EXPECT_THAT(text, HasSubstr("rounded to 4 significant digits"));
+  const std::string json = SummaryToJson(summary);
+  EXPECT_THAT(json, HasSubstr("\"peakUsage\": \"665924m\""));  // the JSON stays exact
+  EXPECT_THAT(json, HasSubstr("\"peakUsage\": \"2114320Mi\""));
 }
 
 // Setup: cohort "c" with cq-a (cpu 2, LocalQueue ns/qa) and cq-b (cpu 2,

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -292,8 +293,28 @@ class SummaryCollector : public cluster::EventSink {
 void AddLoadReport(const scenario::LoadReport& report, const scenario::SimulationSettings& settings,
                    Summary* summary);
 
-// The human-readable summary printed at the end of a run.
+// The human-readable summary printed at the end of a run. Columns are as
+// wide as their widest cell; a figure without data (the waits of a queue
+// that admitted nothing) is "-"; quantities are humanised by
+// FormatQuantityForText (the JSON keeps them exact).
 std::string FormatSummary(const Summary& summary);
+
+// An amount of `resource` for people (docs/cli.md, "Quantities in the text
+// summary"): cpu in cores, byte resources (memory, ephemeral-storage,
+// hugepages-*, *storage) in the largest binary unit (Ki..Ei) of which the
+// amount is at least 1, other resources as whole numbers. A value that is
+// not whole in its unit is rounded to 4 significant digits (never fewer
+// than its integer digits, at most 3 decimals), trailing zeros dropped;
+// *rounded (when given) is set to true when that changed the value.
+// kUnlimited is "unlimited".
+std::string FormatQuantityForText(Amount amount, std::string_view resource, bool* rounded = nullptr);
+
+// A wait percentile for the text summary: "-" when there is no wait
+// (stats.count == 0), else the duration.
+std::string FormatWaitForText(const WaitStats& stats, SimDuration value);
+// The JSON object {"count", "p50", "p90", "p99", "max", "mean"} in seconds,
+// with null for every figure but the count when count == 0.
+std::string WaitStatsJson(const WaitStats& stats);
 // The summary as a JSON document (stable key order).
 std::string SummaryToJson(const Summary& summary);
 
