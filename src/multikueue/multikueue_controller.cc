@@ -252,7 +252,12 @@ absl::StatusOr<std::unique_ptr<MultiKueueController>> MultiKueueController::Crea
   for (const auto& mk_config : spec.multikueue_configs) {
     Config config;
     config.name = mk_config.meta.name;
-    for (const auto& name : mk_config.clusters) config.links.push_back(link_index.at(name));
+    // A MultiKueueCluster that does not exist is skipped (Kueue lists it as
+    // missing in the check's Active condition).
+    for (const auto& name : mk_config.clusters) {
+      auto link = link_index.find(name);
+      if (link != link_index.end()) config.links.push_back(link->second);
+    }
     config_index[config.name] = static_cast<int32_t>(controller->configs_.size());
     controller->configs_.push_back(std::move(config));
   }
@@ -261,8 +266,16 @@ absl::StatusOr<std::unique_ptr<MultiKueueController>> MultiKueueController::Crea
   for (size_t i = 0; i < spec.admission_checks.size(); ++i) {
     const model::AdmissionCheck& check = spec.admission_checks[i];
     if (check.controller_name != model::kMultiKueueControllerName) continue;
-    auto it = config_index.find(check.parameters_name);
-    if (it != config_index.end()) controller->config_of_check_[i] = it->second;
+    auto it = check.parameters_kind == "MultiKueueConfig" ? config_index.find(check.parameters_name)
+                                                          : config_index.end();
+    if (it != config_index.end()) {
+      controller->config_of_check_[i] = it->second;
+    } else {
+      // Kueue's ACReconciler: the parameters cannot be loaded, so the check
+      // is Active=False (BadConfig) for good, and its ClusterQueues inactive.
+      controller->check_active_[i] = 0;
+      manager->SetAdmissionCheckActive(static_cast<int32_t>(i), false);
+    }
   }
   // A ClusterQueue may use one MultiKueue check, for every flavor, and no
   // ProvisioningRequest check next to it; else Kueue keeps it inactive

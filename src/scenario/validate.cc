@@ -314,6 +314,14 @@ absl::Status ValidateCluster(ClusterSpec* cluster, LoadReport* report) {
       }
     }
   }
+  // A Workload admitted in its status holds its quota from the start on the
+  // ClusterQueue its admission names, which must exist (the run cannot give
+  // the quota a home otherwise).
+  for (const auto& wl : cluster->workloads) {
+    if (!wl.admission.has_value() || cq_names.count(wl.admission->cluster_queue)) continue;
+    return ObjectError(wl.meta, "Workload", "status.admission.clusterQueue",
+                       fmt::format("ClusterQueue \"{}\" does not exist", wl.admission->cluster_queue));
+  }
   for (const auto& wl : cluster->workloads) {
     if (wl.admission.has_value()) continue;
     if (!lq_keys.count(wl.meta.namespace_ + "/" + wl.queue_name)) {
@@ -327,10 +335,13 @@ absl::Status ValidateCluster(ClusterSpec* cluster, LoadReport* report) {
 
 }  // namespace
 
-// MultiKueue wiring: configs name existing MultiKueueClusters, which reach
-// other clusters of the scenario; MultiKueue admission checks name an
-// existing MultiKueueConfig; connection changes name a MultiKueueCluster.
-absl::Status ValidateMultiKueue(const Scenario& scenario, const ClusterSpec& cluster) {
+// MultiKueue wiring: MultiKueueClusters reach other clusters of the
+// scenario; connection changes name a MultiKueueCluster. A config naming a
+// missing MultiKueueCluster, or a MultiKueue admission check whose
+// MultiKueueConfig is missing or of another kind, loads as in Kueue (the
+// cluster is skipped, the check is inactive with reason BadConfig or
+// NoUsableClusters, and so are its ClusterQueues) and gets a warning.
+absl::Status ValidateMultiKueue(const Scenario& scenario, const ClusterSpec& cluster, LoadReport* report) {
   KUEUESIM_RETURN_IF_ERROR(CheckDuplicates(cluster.multikueue_configs, "MultiKueueConfig", cluster.name));
   KUEUESIM_RETURN_IF_ERROR(CheckDuplicates(cluster.multikueue_clusters, "MultiKueueCluster", cluster.name));
   std::set<std::string> mk_clusters;
@@ -358,20 +369,25 @@ absl::Status ValidateMultiKueue(const Scenario& scenario, const ClusterSpec& clu
     configs.insert(config.meta.name);
     for (size_t i = 0; i < config.clusters.size(); ++i) {
       if (!mk_clusters.count(config.clusters[i])) {
-        return ObjectError(config.meta, "MultiKueueConfig", fmt::format("spec.clusters[{}]", i),
-                           fmt::format("MultiKueueCluster \"{}\" does not exist", config.clusters[i]));
+        report->warnings.push_back(fmt::format(
+            "{}: MultiKueueConfig \"{}\": spec.clusters[{}]: MultiKueueCluster \"{}\" does not exist; Kueue "
+            "skips it (the admission checks using this config list it as missing)",
+            Where(config.meta), config.meta.name, i, config.clusters[i]));
       }
     }
   }
   for (const auto& check : cluster.admission_checks) {
     if (check.controller_name != model::kMultiKueueControllerName) continue;
     if (check.parameters_kind != "MultiKueueConfig") {
-      return ObjectError(check.meta, "AdmissionCheck", "spec.parameters",
-                         "a MultiKueue admission check needs parameters of kind MultiKueueConfig");
-    }
-    if (!configs.count(check.parameters_name)) {
-      return ObjectError(check.meta, "AdmissionCheck", "spec.parameters.name",
-                         fmt::format("MultiKueueConfig \"{}\" does not exist", check.parameters_name));
+      report->warnings.push_back(fmt::format(
+          "{}: AdmissionCheck \"{}\": spec.parameters: a MultiKueue admission check needs parameters of kind "
+          "MultiKueueConfig; Kueue keeps the check inactive (BadConfig), and the ClusterQueues using it",
+          Where(check.meta), check.meta.name));
+    } else if (!configs.count(check.parameters_name)) {
+      report->warnings.push_back(fmt::format(
+          "{}: AdmissionCheck \"{}\": spec.parameters.name: MultiKueueConfig \"{}\" does not exist; Kueue "
+          "keeps the check inactive (BadConfig), and the ClusterQueues using it",
+          Where(check.meta), check.meta.name, check.parameters_name));
     }
   }
   for (const auto& change : cluster.changes) {
@@ -386,7 +402,7 @@ absl::Status ValidateMultiKueue(const Scenario& scenario, const ClusterSpec& clu
 absl::Status ValidateScenario(Scenario* scenario) {
   for (auto& cluster : scenario->clusters) {
     KUEUESIM_RETURN_IF_ERROR(ValidateCluster(&cluster, &scenario->report));
-    KUEUESIM_RETURN_IF_ERROR(ValidateMultiKueue(*scenario, cluster));
+    KUEUESIM_RETURN_IF_ERROR(ValidateMultiKueue(*scenario, cluster, &scenario->report));
     KUEUESIM_RETURN_IF_ERROR(ValidateProvisioning(&cluster, &scenario->report));
   }
   return absl::OkStatus();

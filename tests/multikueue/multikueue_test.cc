@@ -696,6 +696,52 @@ TEST(MultiKueueEdgeTest, AClusterQueueWithProvisioningRequestAndMultiKueueIsInac
   EXPECT_EQ((*simulation)->clusters().at(0)->state().cq(0).inactive_reason, "MultiKueueWithProvisioningRequest");
 }
 
+// Setup: the MultiKueue check names MultiKueueConfig "nothing", which does
+// not exist. Invariant (Kueue's ACReconciler: BadConfig): the scenario loads
+// with a warning; the check is inactive, so is the ClusterQueue (Kueue's
+// message), and no quota is reserved.
+TEST(MultiKueueEdgeTest, ACheckWithAMissingConfigIsInactive) {
+  MkSetup s = FullWorkers();
+  std::string yaml = ScenarioYaml(s);
+  const std::string needle = "    kind: MultiKueueConfig\n    name: workers\n";
+  yaml.replace(yaml.find(needle), needle.size(), "    kind: MultiKueueConfig\n    name: nothing\n");
+  auto scenario = testing::LoadYaml(yaml);
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  std::string warnings;
+  for (const auto& warning : scenario->report.warnings) warnings += warning + "\n";
+  EXPECT_THAT(warnings, ::testing::HasSubstr("AdmissionCheck \"mk\": spec.parameters.name: MultiKueueConfig "
+                                             "\"nothing\" does not exist"));
+  Recorder recorder;
+  auto simulation = testing::SimulationFromYaml(yaml, {&recorder});
+  ASSERT_TRUE(simulation.ok()) << simulation.status();
+  ASSERT_TRUE((*simulation)->Run({}).ok());
+  EXPECT_THAT(recorder.Of("QuotaReserved"), IsEmpty());
+  EXPECT_EQ((*simulation)->clusters().at(0)->state().cq(0).inactive_reason,
+            "references inactive AdmissionCheck(s): mk");
+}
+
+// Setup: the MultiKueueConfig lists "ghost" (no such MultiKueueCluster)
+// before the real workers. Invariant: Kueue skips the missing cluster: the
+// scenario loads with a warning naming it, the check stays active
+// (SomeActiveClusters) and the run is event for event the one without it.
+TEST(MultiKueueEdgeTest, AMissingClusterInTheConfigIsSkipped) {
+  MkSetup s = FullWorkers();
+  for (const auto& w : s.workers) s.config_order.push_back(w.name);
+  s.config_order.insert(s.config_order.begin(), "ghost");
+  auto scenario = testing::LoadYaml(ScenarioYaml(s));
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  std::string warnings;
+  for (const auto& warning : scenario->report.warnings) warnings += warning + "\n";
+  EXPECT_THAT(warnings, ::testing::HasSubstr("spec.clusters[0]: MultiKueueCluster \"ghost\" does not exist"));
+  MkSetup plain = FullWorkers();
+  auto with_ghost = RunScenario(s);
+  auto without = RunScenario(plain);
+  ASSERT_NE(with_ghost, nullptr);
+  ASSERT_NE(without, nullptr);
+  EXPECT_FALSE(with_ghost->recorder.Of("QuotaReserved").empty());
+  EXPECT_EQ(with_ghost->recorder.lines, without->recorder.lines);
+}
+
 TEST(MultiKueueEdgeTest, AnEvictedCopysClosedGateDoesNotHoldOffTheOthers) {
   MkSetup s;
   // Both copies must preempt. aws's gate opens first; its copy reserves

@@ -310,6 +310,37 @@ TEST(ScenarioBadInputTest, CountTimesRequestOverflowsInt64) {
                        AllOf(HasSubstr("bad.yaml:"), HasSubstr("Workload \"default/w\""), HasSubstr("overflow"))));
 }
 
+// Setup: a Workload admitted in its status (QuotaReserved) on ClusterQueue
+// "nope", which does not exist. Invariant: loading (and so `kueuesim
+// validate`, not only `run`) refuses it, naming the Workload and the field.
+TEST(ScenarioBadInputTest, AdmittedOnMissingClusterQueue) {
+  const std::string workload = R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: w, namespace: default}
+spec:
+  queueName: lq
+  podSets:
+  - name: main
+    count: 1
+    template:
+      spec:
+        containers:
+        - name: c
+          resources: {requests: {cpu: 1}}
+status:
+  conditions:
+  - {type: QuotaReserved, status: "True", lastTransitionTime: "2025-01-01T00:00:00Z"}
+  admission:
+    clusterQueue: nope
+    podSetAssignments:
+    - {name: main, flavors: {cpu: default}, resourceUsage: {cpu: 1}, count: 1}
+)";
+  EXPECT_THAT(LoadBad(kHead + Cq("a", "4") + workload),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("bad.yaml:"), HasSubstr("Workload \"default/w\""),
+                             HasSubstr("status.admission.clusterQueue: ClusterQueue \"nope\" does not exist"))));
+}
+
 // Setup: other malformed fields: an unknown enum value, a non-integer count,
 // a mapping where a list is expected, a missing apiVersion, a List inside a
 // List. Invariant: each is InvalidArgument naming bad.yaml and the field.
