@@ -33,11 +33,14 @@
 #include "kueuesim/cluster/snapshot.h"
 #include "kueuesim/metrics/event_log.h"
 #include "kueuesim/metrics/summary.h"
+#include "kueuesim/metrics/timeseries.h"
+#include "kueuesim/metrics/workload_table.h"
 #include "kueuesim/policy/dispatch.h"
 #include "kueuesim/policy/preemption.h"
 #include "kueuesim/policy/registry.h"
 #include "kueuesim/scenario/scenario.h"
 #include "kueuesim/sim/simulation.h"
+#include "tables.h"
 
 namespace py = pybind11;
 
@@ -807,6 +810,12 @@ class PySimulation {
     event_log_ = std::make_unique<metrics::EventLogWriter>(events_file_);
     sim_->AddEventSink(event_log_.get());
     sim_->AddEventSink(&collector_);
+    workload_table_ =
+        std::make_unique<metrics::WorkloadTableWriter>(workload_rows_.file(), metrics::TimeSeriesFormat::kJsonLines);
+    sim_->AddEventSink(workload_table_.get());
+    timeseries_ =
+        std::make_unique<metrics::TimeSeriesRecorder>(timeseries_rows_.file(), metrics::TimeSeriesFormat::kJsonLines);
+    sim_->AddEventSink(timeseries_.get());
   }
   ~PySimulation() {
     sim_.reset();
@@ -876,7 +885,37 @@ class PySimulation {
     return JsonLoads(metrics::SummaryToJson(summary));
   }
 
-  double Now() const { return Seconds(sim_->now()); }
+  // The per-workload table (the CLI's --workloads), workloads still in
+  // flight included as of now.
+  py::object Workloads(const py::object& as_frame) {
+    CheckUsable();
+    const TableShape shape = ShapeArg(as_frame, "workloads");
+    MemoryFile in_flight;
+    workload_table_->WriteInFlight(in_flight.file(), sim_->end_time());
+    py::list rows = ParseJsonLines(workload_rows_.text());
+    for (const py::handle& row : ParseJsonLines(in_flight.text())) rows.append(row);
+    return WorkloadTable(rows, WallClockStart(), shape);
+  }
+
+  // The time series (the CLI's --timeseries) up to now.
+  py::object TimeSeries(const py::object& as_frame) {
+    CheckUsable();
+    const TableShape shape = ShapeArg(as_frame, "timeseries");
+    return TimeSeriesTable(TimeSeriesRows(), WallClockStart(), shape);
+  }
+
+  // The summary's tables: {"clusterQueues", "resources", "cohorts"}.
+  py::dict SummaryFrames(const py::object& as_frame) {
+    CheckUsable();
+    const TableShape shape = ShapeArg(as_frame, "summary_frames");
+    py::dict summary(Summary());
+    return SummaryTables(summary, TimeSeriesRows(), Seconds(sim_->end_time()), shape);
+  }
+
+  // The time the run has reached: the summary's endTime once a run is over
+  // (the engine may have stepped past the last event), the `until` or
+  // step_to time when it stopped there.
+  double Now() const { return ran_ ? Seconds(sim_->end_time()) : Seconds(sim_->now()); }
   int64_t Cycles() const { return sim_->cycles(); }
 
   // Why a workload waits now: its QuotaReserved=False condition, or None
@@ -940,8 +979,24 @@ class PySimulation {
                                "one with scenario.simulation()"));
     }
   }
+  // The wall-clock time of simulated time 0 when the input gives one.
+  std::optional<UnixMicros> WallClockStart() const {
+    const scenario::SimulationSettings& settings = sim_->scenario().settings;
+    if (!settings.start_time_from_input) return std::nullopt;
+    return settings.start_time;
+  }
+
+  py::list TimeSeriesRows() {
+    MemoryFile pending;
+    timeseries_->WritePending(pending.file());
+    py::list rows = ParseJsonLines(timeseries_rows_.text());
+    for (const py::handle& row : ParseJsonLines(pending.text())) rows.append(row);
+    return rows;
+  }
+
   void RunWith(const sim::RunOptions& options) {
     CheckUsable();
+    ran_ = true;
     absl::Status status;
     try {
       // Without the GIL: other Python threads (another simulation, say) run
@@ -963,7 +1018,12 @@ class PySimulation {
   std::FILE* events_file_ = nullptr;
   char* events_buffer_ = nullptr;
   size_t events_size_ = 0;
+  MemoryFile workload_rows_;
+  MemoryFile timeseries_rows_;
+  std::unique_ptr<metrics::WorkloadTableWriter> workload_table_;
+  std::unique_ptr<metrics::TimeSeriesRecorder> timeseries_;
   bool broken_ = false;
+  bool ran_ = false;
 };
 
 PyScenario Load(const py::object& files) {
@@ -1128,6 +1188,15 @@ PYBIND11_MODULE(kueuesim, m) {
       .def("events", &PySimulation::Events, "The event log so far: a list of dicts, the JSONL event log's fields")
       .def("events_frame", &PySimulation::EventsFrame, "events() as a pandas DataFrame (needs pandas)")
       .def("summary", &PySimulation::Summary, "The run summary as a dict (the CLI's --summary JSON)")
+      .def("workloads", &PySimulation::Workloads, py::arg("as_frame") = py::none(),
+           "The per-workload table (the CLI's --workloads): a pandas DataFrame when pandas is present (or "
+           "as_frame=True), else a list of dicts; times as UTC datetimes when the scenario has a startTime")
+      .def("timeseries", &PySimulation::TimeSeries, py::arg("as_frame") = py::none(),
+           "The time series (the CLI's --timeseries) with numeric values and a unit column; DataFrame or rows "
+           "as workloads()")
+      .def("summary_frames", &PySimulation::SummaryFrames, py::arg("as_frame") = py::none(),
+           "The summary's tables as a dict: clusterQueues, resources, cohorts (quantities as floats in "
+           "cores / bytes / units); DataFrames or rows as workloads()")
       .def("pending", &PySimulation::Pending, py::arg("workload"), py::arg("cluster") = "",
            "Why a workload waits now: {workload, cluster, clusterQueue, reason, message, since} with Kueue's "
            "QuotaReserved=False reason and message, or None when it holds quota or was not evaluated yet")

@@ -7,7 +7,8 @@ The trace is a real one: three days of the Philly cluster's job log
 three virtual clusters sharing 80 GPUs through a cohort
 (scenarios/capacity-planning/base.yaml, docs/capacity-planning.md). The
 study sweeps the borrowing limit of the busiest ClusterQueue and prints,
-for each value, the p50 / p90 wait of every team and the GPU utilization.
+for each value, the p50 / p90 wait of every team and the GPU utilization,
+working on the run's tables as pandas DataFrames (Simulation.summary_frames).
 
     PYTHONPATH=build/release/python python3 examples/python/borrowing_limit_sweep.py
 
@@ -17,6 +18,7 @@ import os
 import sys
 
 import kueuesim
+import pandas
 
 ROOT = os.environ.get("KUEUESIM_SOURCE_DIR",
                       os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -26,7 +28,7 @@ LIMITS = ["0", "8", "16", "32", kueuesim.NO_LIMIT]
 
 
 def minutes(seconds):
-    if seconds is None:  # no data: the team admitted nothing
+    if pandas.isna(seconds):  # no data: the team admitted nothing
         return "-"
     return "%.0fm" % (seconds / 60.0)
 
@@ -34,38 +36,35 @@ def minutes(seconds):
 def main():
     # 1. Load the study once: the cluster's Kueue objects and the trace.
     base = kueuesim.load([os.path.join(STUDY, "base.yaml"), os.path.join(STUDY, "common.yaml")])
-    teams = sorted(cq["name"] for cq in base.cluster_queues())
 
-    # 2. One run per borrowing limit, on a copy of the scenario.
-    rows = []
+    # 2. One run per borrowing limit, on a copy of the scenario; keep the
+    #    summary's tables (pandas DataFrames, numbers as numbers).
+    queues, resources = [], []
     for limit in LIMITS:
         scenario = base.copy()
         scenario.set_quota(BUSY_TEAM, "gpu", "nvidia.com/gpu", borrowing_limit=limit)
         sim = scenario.simulation()
         sim.run()
-        summary = sim.summary()
-        queues = {cq["name"]: cq for cluster in summary["clusters"] for cq in cluster["clusterQueues"]}
-        row = {"limit": "none" if limit == kueuesim.NO_LIMIT else limit}
-        used = nominal = 0.0
-        for team in teams:
-            wait = queues[team]["waitSeconds"]
-            row[team] = (wait["p50"], wait["p90"])
-            for r in queues[team]["resources"]:
-                if r["resource"] == "nvidia.com/gpu" and r["utilization"] is not None:
-                    quota = float(r["nominalQuota"])
-                    used += r["utilization"] * quota
-                    nominal += quota
-        row["utilization"] = used / nominal if nominal else 0.0
-        rows.append(row)
+        tables = sim.summary_frames()
+        label = "none" if limit == kueuesim.NO_LIMIT else limit
+        queues.append(tables["clusterQueues"].assign(limit=label))
+        resources.append(tables["resources"].assign(limit=label))
+    queues = pandas.concat(queues)
+    gpus = pandas.concat(resources).query("resource == 'nvidia.com/gpu'")
 
-    # 3. The table.
+    # 3. The table: waits per team, GPU utilization weighted by quota.
+    waits = queues.pivot(index="limit", columns="clusterQueue", values=["waitP50Seconds", "waitP90Seconds"])
+    used = (gpus["utilization"] * gpus["nominalQuota"]).groupby(gpus["limit"]).sum()
+    utilization = used / gpus.groupby("limit")["nominalQuota"].sum()
+    teams = sorted(queues["clusterQueue"].unique())
     header = ["borrowing limit of " + BUSY_TEAM] + ["%s p50/p90" % t for t in teams] + ["GPU utilization"]
     print(" | ".join(header))
     print(" | ".join("---" for _ in header))
-    for row in rows:
-        cells = [row["limit"]]
-        cells += ["%s / %s" % (minutes(row[t][0]), minutes(row[t][1])) for t in teams]
-        cells.append("%.1f %%" % (100 * row["utilization"]))
+    for limit in ["none" if l == kueuesim.NO_LIMIT else l for l in LIMITS]:
+        cells = [limit]
+        cells += ["%s / %s" % (minutes(waits.loc[limit, ("waitP50Seconds", t)]),
+                               minutes(waits.loc[limit, ("waitP90Seconds", t)])) for t in teams]
+        cells.append("%.1f %%" % (100 * utilization[limit]))
         print(" | ".join(cells))
     return 0
 

@@ -393,6 +393,12 @@ void TimeSeriesRecorder::Flush() {
   }
 }
 
+void TimeSeriesRecorder::WritePending(std::FILE* out) const {
+  TimeSeriesRecorder copy = *this;
+  copy.out_ = out;
+  copy.Finish();
+}
+
 void TimeSeriesRecorder::Finish() {
   for (ClusterSeries& c : clusters_) ReadShares(&c);
   if (any_event_) Flush();

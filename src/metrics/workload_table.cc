@@ -192,6 +192,12 @@ void WorkloadTableWriter::Finish(SimTime end_time) {
   std::fflush(out_);
 }
 
+void WorkloadTableWriter::WriteInFlight(std::FILE* out, SimTime end_time) const {
+  WorkloadTableWriter copy = *this;
+  copy.out_ = out;
+  copy.Finish(end_time);
+}
+
 void WorkloadTableWriter::Write(const Row& row) {
   const SimDuration wait = row.quota_reserved < 0 ? -1 : row.quota_reserved - row.arrival;
   std::string line;

@@ -72,6 +72,7 @@ class Loader {
     WarnAboutUnsimulatedKinds();
     WarnAboutNodesWithoutReadyCondition();
     CountRunTimes();
+    scenario_.settings.start_time_from_input = scenario_.settings.start_time.has_value();
     if (!scenario_.settings.start_time.has_value()) {
       UnixMicros latest = kDefaultStartTime;
       bool any = false;
@@ -83,6 +84,7 @@ class Loader {
         }
       }
       scenario_.settings.start_time = latest;
+      scenario_.settings.start_time_from_input = any;
     }
     if (scenario_.clusters.empty()) scenario_.Cluster("");
     return std::move(scenario_);

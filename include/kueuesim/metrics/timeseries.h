@@ -61,6 +61,10 @@ class TimeSeriesRecorder : public cluster::EventSink {
   void OnEvent(const cluster::SimEvent& event) override;
   // Writes the sample of the last instant. Call once after the run.
   void Finish();
+  // Writes to `out` what Finish would write now (the rows held back and the
+  // sample of the current instant), leaving the recorder unchanged: the
+  // series of a run that goes on.
+  void WritePending(std::FILE* out) const;
   int64_t rows() const { return rows_; }
   int64_t samples() const { return samples_; }  // instants that wrote rows
 

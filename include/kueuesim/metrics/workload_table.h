@@ -55,6 +55,10 @@ class WorkloadTableWriter : public cluster::EventSink {
   // Writes the rows of the workloads still in flight at `end_time`. Call
   // once after the run.
   void Finish(SimTime end_time);
+  // Writes to `out` the rows Finish(end_time) would write now (the
+  // workloads in flight), leaving the writer unchanged: a table of a run
+  // that goes on.
+  void WriteInFlight(std::FILE* out, SimTime end_time) const;
   int64_t rows() const { return rows_; }
   // Workloads tracked now (arrived, no row written yet).
   size_t in_flight() const { return in_flight_.size(); }

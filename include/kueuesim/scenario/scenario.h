@@ -62,6 +62,10 @@ struct SimulationSettings {
   // creationTimestamp are created at start_time + arrival. Default: the
   // latest creationTimestamp in the input, or 2025-01-01T00:00:00Z.
   std::optional<UnixMicros> start_time;
+  // Whether start_time comes from the input (the Simulation's startTime or
+  // the workloads' creationTimestamps) rather than the fixed default: only
+  // then is wall-clock time meaningful to show.
+  bool start_time_from_input = false;
   // Delay between an eviction and the release of its quota (pod
   // termination). Default 0, as Kueue's own performance runner.
   SimDuration eviction_delay = 0;
