@@ -109,6 +109,7 @@ case "${1:-}" in
     install_deps
     configure_and_build "$ROOT/build/release" Release -DKUEUESIM_BUILD_TESTS=OFF -DKUEUESIM_BUILD_BENCHMARKS=ON
     for b in "$ROOT"/build/release/bench/*_benchmark; do "$b"; done
-    python3 "$ROOT/bench/sweep_speedup.py" --sim "$ROOT/build/release/cli/kueuesim" ;;
+    python3 "$ROOT/bench/sweep_speedup.py" --sim "$ROOT/build/release/cli/kueuesim"
+    python3 "$ROOT/bench/philly_compare.py" --sim "$ROOT/build/release/cli/kueuesim" ;;
   *) echo "usage: ./dev.sh run|test|deps|build|bench" >&2; exit 2 ;;
 esac

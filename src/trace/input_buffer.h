@@ -1,6 +1,6 @@
 // InputBuffer: a file (or an in-memory text) read through a fixed-size
 // buffer, with byte offsets and seeking, so that trace readers never hold a
-// whole file. The buffer is `capacity` bytes (64 KiB by default); after a
+// whole large file (one of at most kWholeFileLimit bytes is read once, whole). The buffer is `capacity` bytes (64 KiB by default); after a
 // seek, reads start small (4 KiB) and double up to the capacity, so that
 // random access to short records (the sorted pass of an unsorted trace) does
 // not copy a full buffer per record.
@@ -22,6 +22,9 @@ class InputBuffer {
  public:
   static constexpr size_t kDefaultCapacity = 64 * 1024;
   static constexpr size_t kInitialReadAfterSeek = 4 * 1024;
+  // Regular files up to this size are read whole at OpenFile; larger ones
+  // through the buffer, so that memory stays flat in the trace's length.
+  static constexpr size_t kWholeFileLimit = 64 * 1024 * 1024;
 
   // Opens `path` for reading. NotFound / PermissionDenied / InvalidArgument
   // (a directory) name the path.

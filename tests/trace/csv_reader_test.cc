@@ -4,6 +4,8 @@
 // buffers, and JSON Lines.
 #include "trace/csv_reader.h"
 
+#include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -249,6 +251,21 @@ TEST(InputBufferTest, ReadAtAndSeek) {
   ASSERT_THAT(input->Seek(0), ::kueuesim::testing::IsOk());
   EXPECT_EQ(input->Peek(), '0');
   EXPECT_THAT(input->ReadAt(8, 5), StatusIs(absl::StatusCode::kOutOfRange, HasSubstr("file ended")));
+}
+
+// Setup: a small trace file opened, then overwritten on disk before any
+// read. Expectation: the reads give the content at open time: a file under
+// kWholeFileLimit is read once, whole, at OpenFile (no read per record).
+TEST(InputBufferTest, SmallFilesAreReadWholeAtOpen) {
+  const std::string path = ::testing::TempDir() + "/input_buffer_whole.csv";
+  std::ofstream(path) << "a,b\n1,2\n";
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(auto input, InputBuffer::OpenFile(path, 4));
+  std::ofstream(path) << "x,y\n9,9\n";
+  std::string read;
+  for (int c = input->Get(); c != -1; c = input->Get()) read.push_back(static_cast<char>(c));
+  EXPECT_EQ(read, "a,b\n1,2\n");
+  EXPECT_EQ(*input->ReadAt(4, 3), "1,2");
+  std::remove(path.c_str());
 }
 
 }  // namespace
