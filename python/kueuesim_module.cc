@@ -889,7 +889,7 @@ class PySimulation {
   // flight included as of now.
   py::object Workloads(const py::object& as_frame) {
     CheckUsable();
-    const TableShape shape = ShapeArg(as_frame, "workloads");
+    const TableShape shape = ShapeArg(as_frame, "Simulation.workloads");
     MemoryFile in_flight;
     workload_table_->WriteInFlight(in_flight.file(), sim_->end_time());
     py::list rows = ParseJsonLines(workload_rows_.text());
@@ -900,14 +900,14 @@ class PySimulation {
   // The time series (the CLI's --timeseries) up to now.
   py::object TimeSeries(const py::object& as_frame) {
     CheckUsable();
-    const TableShape shape = ShapeArg(as_frame, "timeseries");
+    const TableShape shape = ShapeArg(as_frame, "Simulation.timeseries");
     return TimeSeriesTable(TimeSeriesRows(), WallClockStart(), shape);
   }
 
   // The summary's tables: {"clusterQueues", "resources", "cohorts"}.
   py::dict SummaryFrames(const py::object& as_frame) {
     CheckUsable();
-    const TableShape shape = ShapeArg(as_frame, "summary_frames");
+    const TableShape shape = ShapeArg(as_frame, "Simulation.summary_frames");
     py::dict summary(Summary());
     return SummaryTables(summary, TimeSeriesRows(), Seconds(sim_->end_time()), shape);
   }
@@ -1220,6 +1220,15 @@ PYBIND11_MODULE(kueuesim, m) {
            py::arg("parameters") = std::map<std::string, std::string>{},
            "Selects a registered policy: kind queueOrdering, preemption or dispatcher")
       .def("cluster_queues", &PyScenario::ClusterQueues, py::arg("cluster") = "")
+      .def(
+          "quotas",
+          [](PyScenario& s, const std::string& cluster, const py::object& as_frame) {
+            const TableShape shape = ShapeArg(as_frame, "Scenario.quotas");
+            return QuotaTable(s.ClusterQueues(cluster), cluster, shape);
+          },
+          py::arg("cluster") = "", py::arg("as_frame") = py::none(),
+          "The ClusterQueues' quotas as a table: nominalQuota, borrowingLimit, lendingLimit as floats in "
+          "cores / bytes / units (None or NaN: no limit); a DataFrame when pandas is present")
       .def_property_readonly("policies", &PyScenario::Policies)
       .def_property(
           "seed", [](const PyScenario& s) { return s.scenario.settings.seed; },

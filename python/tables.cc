@@ -101,7 +101,7 @@ TableShape ShapeArg(const py::object& as_frame, const char* method) {
     if (!e.matches(PyExc_ImportError)) throw;
     if (as_frame.is_none()) return TableShape::kRows;
     PyErr_SetString(PyExc_ImportError,
-                    (std::string("Simulation.") + method + "(as_frame=True) needs pandas, which is not installed " +
+                    (std::string(method) + "(as_frame=True) needs pandas, which is not installed " +
                      kPandasHint + "; as_frame=False gives the same rows as a list of dicts")
                         .c_str());
     throw py::error_already_set();
@@ -289,6 +289,35 @@ py::dict SummaryTables(const py::dict& summary, const py::list& timeseries_rows,
                           "utilization", "peakBorrowing"},
                          {}, {"quota", "utilization"}, std::nullopt, shape);
   return out;
+}
+
+py::object QuotaTable(const py::list& queues, const std::string& cluster, TableShape shape) {
+  py::list rows;
+  for (const py::handle& cq : queues) {
+    for (const py::handle& group : Get(cq, "resourceGroups")) {
+      for (const py::handle& flavor : Get(group, "flavors")) {
+        for (const py::handle& res : Get(flavor, "resources")) {
+          const std::string resource = Get(res, "name").cast<std::string>();
+          py::dict r;
+          r["cluster"] = cluster;
+          r["clusterQueue"] = Get(cq, "name");
+          r["cohort"] = Get(cq, "cohort");
+          r["flavor"] = Get(flavor, "name");
+          r["resource"] = resource;
+          r["unit"] = UnitOf(resource);
+          for (const char* key : {"nominalQuota", "borrowingLimit", "lendingLimit"}) {
+            py::object text = Get(res, key);
+            r[key] = text.is_none() ? text : py::float_(QuantityValue(resource, py::str(text).cast<std::string>()));
+          }
+          rows.append(r);
+        }
+      }
+    }
+  }
+  return Shape(rows,
+               {"cluster", "clusterQueue", "cohort", "flavor", "resource", "unit", "nominalQuota", "borrowingLimit",
+                "lendingLimit"},
+               {}, {"nominalQuota", "borrowingLimit", "lendingLimit"}, std::nullopt, shape);
 }
 
 }  // namespace kueuesim::python

@@ -43,7 +43,7 @@ class MemoryFile {
 // imported, else rows), True (a DataFrame; ImportError without pandas) or
 // False (rows: a list of dicts).
 enum class TableShape { kFrame, kRows };
-TableShape ShapeArg(const py::object& as_frame, const char* method);
+TableShape ShapeArg(const py::object& as_frame, const char* method);  // method: "Simulation.workloads", ... for messages
 
 // One dict per JSON line of `text`.
 py::list ParseJsonLines(std::string_view text);
@@ -63,6 +63,12 @@ py::object TimeSeriesTable(const py::list& rows, std::optional<UnixMicros> start
 // `end_seconds` closes the time integrals.
 py::dict SummaryTables(const py::dict& summary, const py::list& timeseries_rows, double end_seconds,
                        TableShape shape);
+
+// The quotas of Scenario.cluster_queues(`cluster`) (`queues`) as a table:
+// one row per ClusterQueue, flavor and resource, with nominalQuota,
+// borrowingLimit and lendingLimit as floats in the resource's unit (None /
+// NaN: no limit).
+py::object QuotaTable(const py::list& queues, const std::string& cluster, TableShape shape);
 
 }  // namespace kueuesim::python
 

@@ -103,6 +103,18 @@ class RowsTest(unittest.TestCase):
         end = finished_run().summary()["endTime"]
         self.assertAlmostEqual(cohort["nvidia.com/gpu"]["meanUsage"], used / end, places=6)
 
+    def test_quotas_are_numbers(self):
+        scenario = kueuesim.load(QUICKSTART)
+        rows = {(q["clusterQueue"], q["resource"]): q for q in scenario.quotas(as_frame=False)}
+        self.assertEqual(rows[("team-a", "memory")]["nominalQuota"], 680.0 * 2**30)
+        self.assertEqual(rows[("team-a", "memory")]["unit"], "bytes")
+        self.assertEqual(rows[("team-a", "cpu")]["nominalQuota"], 96.0)
+        self.assertEqual(rows[("team-a", "nvidia.com/gpu")]["borrowingLimit"], 8.0)
+        self.assertIsNone(rows[("team-a", "cpu")]["lendingLimit"])
+        scenario.set_quota("team-a", "a100", "cpu", nominal="1500m")
+        self.assertEqual(next(q for q in scenario.quotas(as_frame=False)
+                              if q["clusterQueue"] == "team-a" and q["resource"] == "cpu")["nominalQuota"], 1.5)
+
     def test_without_start_time_times_are_seconds(self):
         objects = [
             {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ResourceFlavor", "metadata": {"name": "default"}},
