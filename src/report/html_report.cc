@@ -38,6 +38,11 @@ std::string Seconds(double seconds) {
   return fmt::format("{:.4g} d", seconds / 86400);
 }
 
+// "-" for no data.
+std::string Seconds(const std::optional<double>& seconds) {
+  return seconds.has_value() ? Seconds(*seconds) : std::string("-");
+}
+
 std::string QueueName(const std::string& cluster, const std::string& name) {
   return cluster.empty() ? name : cluster + "/" + name;
 }

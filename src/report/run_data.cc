@@ -67,10 +67,11 @@ absl::Status LoadSummary(const std::string& file, RunData* run) {
       q.preempted = Count(cq, "preempted");
       auto wait = cq.find("waitSeconds");
       if (wait != cq.end() && wait->is_object()) {
-        // null: no wait (nothing admitted).
-        auto number = [&](const char* key) {
+        // null: no data (nothing admitted).
+        auto number = [&](const char* key) -> std::optional<double> {
           auto it = wait->find(key);
-          return it != wait->end() && it->is_number() ? it->get<double>() : 0.0;
+          if (it == wait->end() || !it->is_number()) return std::nullopt;
+          return it->get<double>();
         };
         q.wait_p50 = number("p50");
         q.wait_p90 = number("p90");

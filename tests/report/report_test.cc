@@ -39,7 +39,9 @@ class RunDirectory {
 constexpr const char* kSummary = R"({"endTime": 100.0, "events": 7, "clusters": [{"name": "", "clusterQueues": [
   {"name": "cq", "admitted": 2, "finished": 2, "pending": 0, "preempted": 1,
    "waitSeconds": {"p50": 0.0, "p90": 30.0},
-   "resources": [{"flavor": "f", "resource": "cpu", "utilization": 0.5}]}]}]})";
+   "resources": [{"flavor": "f", "resource": "cpu", "utilization": 0.5}]},
+  {"name": "idle", "admitted": 0, "finished": 0, "pending": 0, "preempted": 0,
+   "waitSeconds": {"count": 0, "p50": null, "p90": null}, "resources": []}]}]})";
 
 // Setup: cq has quota 4 cpu from 0 s, uses 2 cpu from 0 s and 4 cpu from
 // 50 s; one workload waited 0 s, another 30 s; one preemption at 50 s.
@@ -65,9 +67,11 @@ TEST(RunDataTest, ReadsSummaryTimeSeriesAndEvents) {
   ASSERT_THAT(run, IsOk());
   EXPECT_EQ(run->end_time, 100.0);
   EXPECT_EQ(run->events, 7);
-  ASSERT_EQ(run->queues.size(), 1u);
+  ASSERT_EQ(run->queues.size(), 2u);
   EXPECT_EQ(run->queues[0].preempted, 1);
   EXPECT_EQ(run->queues[0].wait_p90, 30.0);
+  // A ClusterQueue that admitted nothing has no wait, not a wait of 0.
+  EXPECT_FALSE(run->queues[1].wait_p50.has_value());
   SeriesKey usage{"", "ClusterQueue", "cq", "usage", "f", "cpu"};
   ASSERT_EQ(run->series.count(usage), 1u);
   EXPECT_EQ(run->series[usage], (Points{{0, 2}, {50, 4}}));
@@ -84,6 +88,8 @@ TEST(RunDataTest, ReadsSummaryTimeSeriesAndEvents) {
   // Utilization (50% then 100% of 4 cpu), pending (absent: no chart rows),
   // the wait CDF and the preemptions chart.
   EXPECT_THAT(html, HasSubstr("aria-label=\"cq f cpu\""));
+  // The idle ClusterQueue's waits read "-" (no data), never "0 s".
+  EXPECT_THAT(html, HasSubstr("<td>0</td><td>0</td><td>0</td><td>0</td><td>-</td><td>-</td></tr>"));
   EXPECT_THAT(html, HasSubstr("aria-label=\"wait CDF in cq\""));
   EXPECT_THAT(html, HasSubstr("aria-label=\"preemptions\""));
   // Two runs: both colours in the legend.

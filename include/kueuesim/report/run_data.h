@@ -9,6 +9,7 @@
 #define KUEUESIM_REPORT_RUN_DATA_H_
 
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -42,8 +43,10 @@ struct QueueFigures {
   int64_t finished = 0;
   int64_t pending = 0;
   int64_t preempted = 0;
-  double wait_p50 = 0;
-  double wait_p90 = 0;
+  // Wait percentiles in seconds; nullopt when the ClusterQueue admitted
+  // nothing (the summary's null: no data, not a wait of 0).
+  std::optional<double> wait_p50;
+  std::optional<double> wait_p90;
   struct Resource {
     std::string flavor;
     std::string resource;
