@@ -1701,6 +1701,7 @@ const std::vector<Overload>& Overloads() {
       {"add", true, T::kQuantity, {T::kInt}, T::kQuantity},
       {"sub", true, T::kQuantity, {T::kQuantity}, T::kQuantity},
       {"sub", true, T::kQuantity, {T::kInt}, T::kQuantity},
+      {"mul", true, T::kQuantity, {T::kInt}, T::kQuantity},
       {"isGreaterThan", true, T::kQuantity, {T::kQuantity}, T::kBool},
       {"isLessThan", true, T::kQuantity, {T::kQuantity}, T::kBool},
       {"compareTo", true, T::kQuantity, {T::kQuantity}, T::kInt},
@@ -3056,8 +3057,18 @@ Value Evaluator::Call(const Node& n) {
     auto q = ParseQuantity(arg(0).s);
     if (f == "isQuantity") return Value::Bool(q.ok());
     if (!q.ok()) {
-      return Value::Error(
-          "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+      // resource.ParseQuantity's errors: the overall shape, the number, the
+      // suffix.
+      static const RE2 kShape("^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$");
+      std::string number;
+      if (!RE2::FullMatch(arg(0).s, kShape, &number)) {
+        return Value::Error(
+            "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+      }
+      if (std::count(number.begin(), number.end(), '.') > 1 || number.find_first_of("0123456789") == std::string::npos) {
+        return Value::Error("unable to parse numeric part of quantity");
+      }
+      return Value::Error("unable to parse quantity's suffix");
     }
     return Value::Quant(*std::move(q));
   }
@@ -3081,6 +3092,24 @@ Value Evaluator::Call(const Node& n) {
         return NoSuchOverload();
       }
       return Value::Quant(AddQuantities(q, other, f == "sub"));
+    }
+    if (f == "mul" && is(1, K::kInt)) {
+      ExactQuantity x = ToExact(q);
+      Quantity factor = QuantityFromInt(arg(1).i);
+      if (factor.IsZero() || x.n.IsZero()) return Value::Quant(Quantity());
+      ExactQuantity out;
+      out.negative = x.negative != factor.negative;
+      out.e = x.e + factor.exponent10;
+      // n * m, m the factor's digits (at most 19): by its decimal digits.
+      for (char c : factor.mantissa) {
+        BigNat shifted = out.n;
+        shifted.MulSmall(10);
+        out.n = shifted;
+        BigNat term = x.n;
+        term.MulSmall(static_cast<uint32_t>(c - '0'));
+        out.n.Add(term);
+      }
+      return Value::Quant(FromExact(out));
     }
     if ((f == "isGreaterThan" || f == "isLessThan" || f == "compareTo") && is(1, K::kQuantity)) {
       int c = CompareQuantities(q, *arg(1).q);
