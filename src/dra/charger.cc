@@ -224,21 +224,60 @@ struct CapacityConfig {
   std::shared_ptr<const CelExpression> selector;
 };
 
+// A DeviceClass or claim selector as Kueue's CEL cache holds it: compiled,
+// or the compiler's error. Kueue compiles these where it uses them (a
+// selector that does not compile makes only the workloads that need it
+// inadmissible), so loading keeps the error for then.
+struct Selector {
+  std::string text;
+  std::shared_ptr<const CelExpression> expr;  // null when it failed to compile
+  std::string error;                          // the compiler's message (result.Error.Detail)
+};
+
+std::vector<Selector> CompileSelectors(const std::vector<std::string>& texts) {
+  std::vector<Selector> out;
+  for (const std::string& text : texts) {
+    Selector s;
+    s.text = text;
+    auto compiled = CelExpression::Compile(text);
+    if (compiled.ok()) {
+      s.expr = std::make_shared<const CelExpression>(*std::move(compiled));
+    } else {
+      s.error = StatusMessage(compiled.status());
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+// compileCELSelectors' errors: one per selector that does not compile, at
+// `path`[k].cel.expression, its detail "<context>: <compiler message>".
+std::vector<std::string> SelectorErrors(const std::vector<Selector>& selectors, const std::string& path,
+                                        const std::string& context) {
+  std::vector<std::string> errors;
+  for (size_t k = 0; k < selectors.size(); ++k) {
+    if (selectors[k].expr != nullptr) continue;
+    errors.push_back(Invalid(fmt::format("{}[{}].cel.expression", path, k), GoQuote(selectors[k].text),
+                             fmt::format("{}: {}", context, selectors[k].error)));
+  }
+  return errors;
+}
+
 struct ClassInfo {
   model::DeviceClass cls;
-  std::vector<CelExpression> selectors;
+  std::vector<Selector> selectors;
 };
 
 struct TemplateInfo {
   model::ResourceClaimTemplate tmpl;
-  std::vector<std::vector<CelExpression>> request_selectors;  // per request
+  std::vector<std::vector<Selector>> request_selectors;  // per request
 };
 
 // Evaluates selectors in order as evaluateSelectorsOnDevice does: the first
-// false or error decides.
-CelResult AllMatch(const std::vector<CelExpression>& selectors, const DeviceRef& ref) {
-  for (const CelExpression& selector : selectors) {
-    CelResult r = selector.Evaluate(*ref.driver, *ref.device);
+// false or error decides. Callers check first that all compiled.
+CelResult AllMatch(const std::vector<Selector>& selectors, const DeviceRef& ref) {
+  for (const Selector& selector : selectors) {
+    CelResult r = selector.expr->Evaluate(*ref.driver, *ref.device);
     if (r.outcome != CelResult::Outcome::kTrue) return r;
   }
   CelResult ok;
@@ -307,8 +346,13 @@ struct Charger::Impl {
   // the source's selector, the class's and the request's. Returns the
   // reason on an evaluation error.
   std::string MatchForSource(const std::string& driver, const CelExpression& source_selector,
-                             const ClassInfo* cls, const std::vector<CelExpression>& request_selectors,
+                             const ClassInfo* cls, const std::vector<Selector>& request_selectors,
                              const std::string& req_path, std::vector<const model::Device*>* matched) const;
+  // prepareDeviceSelectors (counters and capacity): the request's class,
+  // whose selectors (resolveAndCompileDeviceClass) and the request's must
+  // compile. Returns the reason, empty on success.
+  std::string PrepareSelectors(const model::DeviceRequest& req, const std::vector<Selector>& request_selectors,
+                               const std::string& claim_path, size_t r, const ClassInfo** cls) const;
   const model::DeviceClass* SelectedClass(const std::string& extended_resource) const;
 };
 
@@ -511,14 +555,7 @@ absl::StatusOr<std::unique_ptr<Charger>> Charger::Create(const ChargerInputs& in
           fmt::format("{}: {}", cls.meta.source.ToString(), ObjectName(cls.meta, "DeviceClass"));
       ClassInfo info;
       info.cls = cls;
-      for (size_t k = 0; k < cls.selectors.size(); ++k) {
-        auto compiled = CelExpression::Compile(cls.selectors[k]);
-        if (!compiled.ok()) {
-          return InvalidArgument(fmt::format("{}: spec.selectors[{}].cel.expression: {}", where, k,
-                                             StatusMessage(compiled.status())));
-        }
-        info.selectors.push_back(*std::move(compiled));
-      }
+      info.selectors = CompileSelectors(cls.selectors);
       if (!impl->classes.emplace(cls.meta.name, std::move(info)).second) {
         return InvalidArgument(fmt::format("{}: duplicate DeviceClass name", where));
       }
@@ -536,18 +573,8 @@ absl::StatusOr<std::unique_ptr<Charger>> Charger::Create(const ChargerInputs& in
           fmt::format("{}: {}", tmpl.meta.source.ToString(), ObjectName(tmpl.meta, "ResourceClaimTemplate"));
       TemplateInfo info;
       info.tmpl = tmpl;
-      for (size_t r = 0; r < tmpl.requests.size(); ++r) {
-        std::vector<CelExpression> compiled_selectors;
-        for (size_t k = 0; k < tmpl.requests[r].selectors.size(); ++k) {
-          auto compiled = CelExpression::Compile(tmpl.requests[r].selectors[k]);
-          if (!compiled.ok()) {
-            return InvalidArgument(
-                fmt::format("{}: spec.spec.devices.requests[{}].exactly.selectors[{}].cel.expression: {}",
-                            where, r, k, StatusMessage(compiled.status())));
-          }
-          compiled_selectors.push_back(*std::move(compiled));
-        }
-        info.request_selectors.push_back(std::move(compiled_selectors));
+      for (const model::DeviceRequest& req : tmpl.requests) {
+        info.request_selectors.push_back(CompileSelectors(req.selectors));
       }
       if (!impl->templates.emplace(std::make_pair(tmpl.meta.namespace_, tmpl.meta.name), std::move(info))
                .second) {
@@ -641,7 +668,7 @@ std::string Charger::Impl::PreCheckClaim(const TemplateInfo& info, const std::st
   for (const CelRequest& cr : cel_requests) {
     const std::string& class_name = cr.request->device_class_name;
     const std::string req_path = fmt::format("{}.devices.requests[{}]", claim_path, cr.index);
-    const std::vector<CelExpression>* class_selectors = nullptr;
+    const std::vector<Selector>* class_selectors = nullptr;
     if (!class_name.empty()) {
       auto cls = classes.find(class_name);
       if (cls == classes.end()) {
@@ -651,9 +678,26 @@ std::string Charger::Impl::PreCheckClaim(const TemplateInfo& info, const std::st
                                                 info.tmpl.meta.name, class_name, class_name)));
         continue;
       }
+      // resolveAndCompileDeviceClass: the class's first selector that does
+      // not compile refuses the request.
+      std::vector<std::string> class_errors =
+          SelectorErrors(cls->second.selectors, req_path,
+                         fmt::format("ResourceClaimTemplate {}: DeviceClass {} has invalid CEL selector",
+                                     info.tmpl.meta.name, class_name));
+      if (!class_errors.empty()) {
+        errors.push_back(class_errors.front());
+        continue;
+      }
       class_selectors = &cls->second.selectors;
     }
-    const std::vector<CelExpression>& request_selectors = info.request_selectors[cr.index];
+    const std::vector<Selector>& request_selectors = info.request_selectors[cr.index];
+    if (std::vector<std::string> request_errors =
+            SelectorErrors(request_selectors, req_path + ".exactly.selectors",
+                           fmt::format("ResourceClaimTemplate {}: CEL compilation failed", info.tmpl.meta.name));
+        !request_errors.empty()) {
+      errors.insert(errors.end(), request_errors.begin(), request_errors.end());
+      continue;
+    }
     int64_t matches = 0;
     std::optional<std::string> eval_error;
     for (size_t d = 0; d < devices.size(); ++d) {
@@ -728,6 +772,15 @@ std::string Charger::Impl::ChargeTemplates(const std::string& ns, const model::P
         return Invalid(
             req_path, kNull,
             fmt::format("ResourceClaimTemplate {}: Exactly must be set if FirstAvailable is nil", tmpl_name));
+      }
+      // validateCELSelectors: the request's selectors must compile; the
+      // errors, aggregated, are the detail of one error on the list.
+      if (std::vector<std::string> errors =
+              SelectorErrors(info.request_selectors[i], fmt::format("devices.requests[{}].exactly.selectors", i),
+                             "CEL compilation failed");
+          !errors.empty()) {
+        return Invalid(req_path + ".exactly.selectors", kNull,
+                       fmt::format("ResourceClaimTemplate {}: {}", tmpl_name, Aggregate(errors)));
       }
       if (req.admin_access) continue;
       if (req.allocation_mode == "All") {
@@ -809,7 +862,7 @@ std::vector<std::string> Charger::Impl::ChargeExtendedResources(const std::strin
 
 std::string Charger::Impl::MatchForSource(const std::string& driver, const CelExpression& source_selector,
                                           const ClassInfo* cls,
-                                          const std::vector<CelExpression>& request_selectors,
+                                          const std::vector<Selector>& request_selectors,
                                           const std::string& req_path,
                                           std::vector<const model::Device*>* matched) const {
   for (const DeviceRef& ref : DevicesOf(pooled_devices_by_driver, driver)) {
@@ -843,6 +896,28 @@ std::string Charger::Impl::MatchForSource(const std::string& driver, const CelEx
   return "";
 }
 
+std::string Charger::Impl::PrepareSelectors(const model::DeviceRequest& req,
+                                            const std::vector<Selector>& request_selectors,
+                                            const std::string& claim_path, size_t r, const ClassInfo** cls) const {
+  const std::string req_path = fmt::format("{}.devices.requests[{}]", claim_path, r);
+  *cls = nullptr;
+  if (!req.device_class_name.empty()) {
+    auto it = classes.find(req.device_class_name);
+    if (it == classes.end()) {
+      return InternalError(req_path, fmt::format("failed to get DeviceClass {}: deviceclasses.resource.k8s.io "
+                                                 "\"{}\" not found",
+                                                 req.device_class_name, req.device_class_name));
+    }
+    std::vector<std::string> class_errors = SelectorErrors(
+        it->second.selectors, req_path, fmt::format("DeviceClass {} has invalid CEL selector", req.device_class_name));
+    if (!class_errors.empty()) return class_errors.front();
+    *cls = &it->second;
+  }
+  std::vector<std::string> errors =
+      SelectorErrors(request_selectors, req_path + ".exactly.selectors", "CEL compilation failed");
+  return errors.empty() ? "" : Aggregate(errors);
+}
+
 // GetCounterResourcesForWorkload for one pod set.
 std::string Charger::Impl::ChargeCounters(const std::string& ns, const model::PodSet& pod_set,
                                           const std::string& ps_path,
@@ -866,15 +941,9 @@ std::string Charger::Impl::ChargeCounters(const std::string& ns, const model::Po
       if (configs == class_counters.end() || configs->second.empty()) continue;
       const std::string req_path = fmt::format("{}.devices.requests[{}]", claim_path, r);
       const ClassInfo* cls = nullptr;
-      if (!req.device_class_name.empty()) {
-        auto it = classes.find(req.device_class_name);
-        if (it == classes.end()) {
-          return InternalError(req_path,
-                               fmt::format("failed to get DeviceClass {}: deviceclasses.resource.k8s.io "
-                                           "\"{}\" not found",
-                                           req.device_class_name, req.device_class_name));
-        }
-        cls = &it->second;
+      if (std::string reason = PrepareSelectors(req, info.request_selectors[r], claim_path, r, &cls);
+          !reason.empty()) {
+        return reason;
       }
       for (const CounterConfig& cc : configs->second) {
         std::vector<const model::Device*> matched;
@@ -972,15 +1041,9 @@ std::string Charger::Impl::ChargeCapacity(const std::string& ns, const model::Po
       const std::string& quota_resource = logical->second;
       const std::string req_path = fmt::format("{}.devices.requests[{}]", claim_path, r);
       const ClassInfo* cls = nullptr;
-      if (!req.device_class_name.empty()) {
-        auto it = classes.find(req.device_class_name);
-        if (it == classes.end()) {
-          return InternalError(req_path,
-                               fmt::format("failed to get DeviceClass {}: deviceclasses.resource.k8s.io "
-                                           "\"{}\" not found",
-                                           req.device_class_name, req.device_class_name));
-        }
-        cls = &it->second;
+      if (std::string reason = PrepareSelectors(req, info.request_selectors[r], claim_path, r, &cls);
+          !reason.empty()) {
+        return reason;
       }
       for (const CapacityConfig& cap : configs->second) {
         std::vector<const model::Device*> matched;

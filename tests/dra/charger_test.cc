@@ -719,10 +719,12 @@ TEST_F(ChargerTest, MappingValidation) {
   mappings = {Mapping("m", {"c"}, {Counter("memory", "D_bad", "true")})};
   EXPECT_THAT(Make(), StatusIs(absl::StatusCode::kInvalidArgument,
                                HasSubstr("sources[0].counter.driver: Invalid value: \"D_bad\"")));
-  mappings = {Mapping("m", {"c"}, {Counter("memory", "d.example.com", "device.driver.matches('x')")})};
-  EXPECT_THAT(Make(),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("CEL compilation failed: column 15: unsupported function \"matches\"")));
+  // A mapping's deviceSelector is compiled by Configuration validation: a
+  // bad one fails the load.
+  mappings = {Mapping("m", {"c"}, {Counter("memory", "d.example.com", "device.driver.matchez('x')")})};
+  EXPECT_THAT(Make(), StatusIs(absl::StatusCode::kInvalidArgument,
+                               HasSubstr("CEL compilation failed: compilation failed: ERROR: <input>:1:15: "
+                                         "undeclared reference to 'matchez' (in container '')")));
   mappings = {Mapping("m", {})};
   EXPECT_THAT(Make(),
               StatusIs(absl::StatusCode::kInvalidArgument,
@@ -736,23 +738,99 @@ TEST_F(ChargerTest, MappingValidation) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("[1].name: Duplicate value: \"m\"")));
 }
 
-// Setup: a DeviceClass and a claim template selector outside the CEL
-// subset. Expected: Create fails naming the file:line, the object and the
-// field, with the column.
-TEST_F(ChargerTest, UnsupportedCelIsRefusedAtLoad) {
-  classes.push_back(Class("gpu.example.com", {"true", "size(device.driver) > 0"}));
-  EXPECT_THAT(Make(),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       "classes.yaml:7: DeviceClass \"gpu.example.com\": spec.selectors[1].cel.expression: "
-                       "column 1: unsupported function \"size\""));
-  classes.clear();
+// Setup: a DeviceClass whose second selector does not compile, a claim
+// template whose request selector does not compile, and a good template.
+// Expected (Kueue compiles selectors where it uses them, pkg/dra/claims.go):
+// the load succeeds; a workload using the bad request selector is refused
+// with countDevicesPerClass's message; one using the bad class through a
+// CEL request is refused with resolveAndCompileDeviceClass's; one using
+// the bad class without request selectors (the class's selectors are then
+// never compiled) is charged; a workload using only the good template is
+// charged.
+TEST_F(ChargerTest, SelectorThatDoesNotCompileRefusesOnlyItsWorkloads) {
+  WholeGpus();
+  classes.push_back(Class("bad.example.com", {"true", "size(device.driver, 1) > 0"}));
+  mappings.push_back(Mapping("bad-gpus", {"bad.example.com"}));
+  slices.push_back(Slice("s", "gpu.example.com", "p", 1, 1, {Gpu("gpu-0", "H100"), Gpu("gpu-1", "A100")}));
   templates.push_back(
-      Template("t", {Request("gpu", "gpu.example.com", 1, {"device.driver == 'a' ? true : false"})}));
-  EXPECT_THAT(Make(),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       "templates.yaml:11: ResourceClaimTemplate \"default/t\": "
-                       "spec.spec.devices.requests[0].exactly.selectors[0].cel.expression: column 22: "
-                       "unsupported conditional operator '?:'"));
+      Template("bad-request", {Request("gpu", "gpu.example.com", 1, {"device.driver.matchez('x')", "true",
+                                                                     "foo == 1"})}));
+  templates.push_back(Template("bad-class", {Request("gpu", "bad.example.com", 1, {"true"})}));
+  templates.push_back(Template("bad-class-no-cel", {Request("gpu", "bad.example.com", 1)}));
+  templates.push_back(
+      Template("good", {Request("gpu", "gpu.example.com", 1,
+                                {"device.attributes[\"gpu.example.com\"].model.matches(\"^H1\")"})}));
+  ASSERT_TRUE(Make().ok()) << Make().status();
+
+  PodSetCharge c = Charge({Claim("c", "bad-request")});
+  EXPECT_EQ(c.refused_at, ChargeStage::kTemplates);
+  EXPECT_EQ(c.inadmissible_reason,
+            "spec.podSets[main].template.spec.resourceClaims[0].devices.requests[0].exactly.selectors: "
+            "Invalid value: null: ResourceClaimTemplate bad-request: "
+            "[devices.requests[0].exactly.selectors[0].cel.expression: Invalid value: "
+            "\"device.driver.matchez('x')\": CEL compilation failed: compilation failed: ERROR: <input>:1:15: "
+            "undeclared reference to 'matchez' (in container ''), "
+            "devices.requests[0].exactly.selectors[2].cel.expression: Invalid value: \"foo == 1\": CEL "
+            "compilation failed: compilation failed: ERROR: <input>:1:1: undeclared reference to 'foo' (in "
+            "container '')]");
+
+  c = Charge({Claim("c", "bad-class")});
+  EXPECT_EQ(c.refused_at, ChargeStage::kTemplates);
+  EXPECT_EQ(c.inadmissible_reason,
+            "spec.podSets[main].template.spec.resourceClaims[0].devices.requests[0][1].cel.expression: "
+            "Invalid value: \"size(device.driver, 1) > 0\": ResourceClaimTemplate bad-class: DeviceClass "
+            "bad.example.com has invalid CEL selector: compilation failed: ERROR: <input>:1:1: found no "
+            "matching overload for 'size' applied to '(string, int)'");
+
+  c = Charge({Claim("c", "bad-class-no-cel")});
+  EXPECT_EQ(c.inadmissible_reason, "");
+  EXPECT_THAT(c.per_pod_requests, ElementsAre(Pair("bad-gpus", 1), Pair("cpu", 1000)));
+
+  c = Charge({Claim("c", "good")});
+  EXPECT_EQ(c.inadmissible_reason, "");
+  EXPECT_THAT(c.per_pod_requests, ElementsAre(Pair("cpu", 1000), Pair("whole-gpus", 1)));
+}
+
+// Setup: the MIG counter setup, its class given a selector that does not
+// compile, and a template requesting it without selectors. Expected:
+// prepareDeviceSelectors compiles the class's selectors for counter
+// charging even without request selectors: refused in the counters stage
+// with Kueue's message.
+TEST_F(ChargerTest, CounterChargingCompilesTheClassSelectors) {
+  gates.kueue_dra_integration_partitionable_devices = true;
+  MigMemory();
+  classes[0].selectors.push_back("device.attributes[\"gpu.nvidia.com\"].type.startsWith(1)");
+  slices.push_back(Slice("s", "gpu.nvidia.com", "p", 1, 1, {Mig("mig-0", "1g.10gb", "10Gi")}));
+  templates.push_back(Template("mig", {Request("mig", "mig.nvidia.com")}));
+  PodSetCharge c = Charge({Claim("c", "mig")});
+  EXPECT_EQ(c.refused_at, ChargeStage::kCounters);
+  EXPECT_EQ(c.inadmissible_reason,
+            "spec.podSets[main].template.spec.resourceClaims[0].devices.requests[0][1].cel.expression: "
+            "Invalid value: \"device.attributes[\\\"gpu.nvidia.com\\\"].type.startsWith(1)\": DeviceClass "
+            "mig.nvidia.com has invalid CEL selector: compilation failed: ERROR: <input>:1:42: found no "
+            "matching overload for 'startsWith' applied to 'dyn.(int)'");
+}
+
+// Setup: selectors real DRA drivers publish, over the whole CEL environment
+// (regular expressions, optional fields, macros, quantities, cel.bind).
+// Expected: matched as Kubernetes would: 2 H100 of 3 devices.
+TEST_F(ChargerTest, RealWorldSelectors) {
+  classes.push_back(Class("gpu.example.com", {"[\"a.example.com\", \"gpu.example.com\"].exists(x, x == device.driver)"}));
+  mappings.push_back(Mapping("whole-gpus", {"gpu.example.com"}));
+  slices.push_back(Slice("s", "gpu.example.com", "p", 1, 1,
+                         {Gpu("gpu-0", "NVIDIA H100 80GB"), Gpu("gpu-1", "NVIDIA A100"), Gpu("gpu-2", "NVIDIA H100 80GB")}));
+  templates.push_back(Template(
+      "t", {Request("gpu", "gpu.example.com", 2,
+                    {"device.attributes[\"gpu.example.com\"].model.matches(\"^NVIDIA H100.*\")",
+                     "cel.bind(a, device.attributes[\"gpu.example.com\"], a.?model.orValue(\"\").lowerAscii()."
+                     "contains(\"h100\"))"})}));
+  PodSetCharge c = Charge({Claim("c", "t")});
+  EXPECT_EQ(c.inadmissible_reason, "");
+  EXPECT_THAT(c.per_pod_requests, ElementsAre(Pair("cpu", 1000), Pair("whole-gpus", 2)));
+  templates[0].requests[0].count = 3;
+  EXPECT_THAT(Charge({Claim("c", "t")}).inadmissible_reason,
+              HasSubstr("insufficient matching devices for CEL selector in DeviceClass gpu.example.com: 2 "
+                        "device(s) match in the cluster but 3 requested"));
 }
 
 // Setup: a class referenced by a CEL request but absent from the cluster.

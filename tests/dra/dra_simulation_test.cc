@@ -459,13 +459,47 @@ featureGates:
   EXPECT_THAT(run->recorder.Of("QuotaReserved"), ElementsAre("0.0 QuotaReserved ml/job-plain"));
 }
 
+// Setup: three templates of the mapped class gpu.example.com with CEL
+// selectors: "bad-cel" does not compile (an undeclared function), "eval-err"
+// compiles but fails on every device (they publish no "model"), "any-of"
+// uses a macro over a list (outside what kueuesim accepted before). A Job
+// claims each.
+// Expected (Kueue compiles and evaluates claim selectors per workload, in
+// GetResourceRequestsForResourceClaimTemplates): the scenario loads and
+// runs; bad-cel and eval-err are inadmissible with Kueue's messages; the
+// any-of job is admitted.
+TEST(DraSimulationTest, SelectorErrorsRefuseOnlyTheirWorkloads) {
+  std::string yaml = ClusterYaml(ConfigurationYaml());
+  yaml += ClaimTemplate("bad-cel", "gpu.example.com", 1, "device.driver.matchez(device.driver)");
+  yaml += ClaimTemplate("eval-err", "gpu.example.com", 1, R"(device.attributes["gpu.example.com"].model == "H100")");
+  yaml += ClaimTemplate("any-of", "gpu.example.com", 2,
+                        R"(["a.example.com", "gpu.example.com"].exists(x, x == device.driver) && )"
+                        R"(device.attributes["gpu.example.com"].?model.orValue("none") == "none")");
+  auto run = RunYaml(yaml + JobYaml("bad", "bad-cel", 1, "1h") + JobYaml("err", "eval-err", 1, "1h") +
+                     JobYaml("good", "any-of", 1, "1h"));
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("Inadmissible"),
+              ElementsAre("0.0 Inadmissible ml/job-bad", "0.0 Inadmissible ml/job-err"));
+  EXPECT_EQ(run->recorder.reasons["ml/job-bad"],
+            "spec.podSets[0].template.spec.resourceClaims[0].devices.requests[0].exactly.selectors: Invalid "
+            "value: null: ResourceClaimTemplate bad-cel: devices.requests[0].exactly.selectors[0].cel.expression: "
+            "Invalid value: \"device.driver.matchez(device.driver)\": CEL compilation failed: compilation failed: "
+            "ERROR: <input>:1:15: undeclared reference to 'matchez' (in container '')");
+  EXPECT_EQ(run->recorder.reasons["ml/job-err"],
+            "spec.podSets[0].template.spec.resourceClaims[0].devices.requests[0].exactly.selectors: Invalid "
+            "value: null: ResourceClaimTemplate eval-err: CEL evaluation failed for DeviceClass "
+            "gpu.example.com: no such key: model");
+  EXPECT_THAT(run->recorder.Of("QuotaReserved"), ElementsAre("0.0 QuotaReserved ml/job-good"));
+  EXPECT_EQ(run->PerPod("ml/job-good", "whole-gpus"), 2);
+}
+
 // Setup: a mapping whose counter source has an invalid CEL device selector.
 // Expected: building the cluster fails, naming the file, the Configuration
 // and the field.
 TEST(DraSimulationTest, InvalidMappingFailsTheBuild) {
   std::string config = ConfigurationYaml();
   const std::string expr = "expression: device.driver == \"gpu.nvidia.com\"";
-  config.replace(config.find(expr), expr.size(), "expression: device.driver.matches(\"x\")");
+  config.replace(config.find(expr), expr.size(), "expression: device.driver.matchez(\"x\")");
   auto scenario = testing::LoadYaml(ClusterYaml(config), "dra.yaml");
   ASSERT_TRUE(scenario.ok()) << scenario.status();
   static const policy::PolicyRegistry builtins = policy::PolicyRegistry::WithBuiltins();

@@ -83,11 +83,13 @@ struct ChargerInputs {
 
 class Charger {
  public:
-  // Compiles every CEL expression (DeviceClass selectors, claim template
-  // request selectors, mapping device selectors) and validates the mappings
-  // as Kueue's Configuration validation does (including the gates a source
-  // kind needs). Errors (InvalidArgument) name the file, the object and the
-  // field; the first error only (Kueue lists them all).
+  // Validates the mappings as Kueue's Configuration validation does
+  // (including the gates a source kind needs, and compiling their device
+  // selectors). Errors (InvalidArgument) name the file, the object and the
+  // field; the first error only (Kueue lists them all). DeviceClass and claim
+  // template selectors are compiled too, but one that does not compile is
+  // not a load error: as in Kueue, it refuses (Charge) only the workloads
+  // whose charging compiles it.
   static absl::StatusOr<std::unique_ptr<Charger>> Create(const ChargerInputs& inputs);
   ~Charger();
 
