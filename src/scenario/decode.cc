@@ -277,9 +277,15 @@ void MaxRequests(std::map<std::string, Amount>* into, const std::map<std::string
 
 // Requests of one container (limits stand in for missing requests, as
 // Kueue's AdjustResources does).
+// Records in `violations` (when not null) the resources whose request exceeds
+// the limit, sorted, as Kueue's ValidateResources compares them (canonical
+// amounts); with `reject`, such a request is an error instead, as the API
+// server's pod validation refuses it.
 absl::StatusOr<std::map<std::string, Amount>> DecodeContainerRequests(
-    const FieldReader& container, const std::map<std::string, Amount>* request_floor = nullptr) {
+    const FieldReader& container, const std::map<std::string, Amount>* request_floor = nullptr,
+    std::vector<std::string>* violations = nullptr, bool reject = false) {
   std::map<std::string, Amount> requests;
+  std::map<std::string, Amount> own_requests;
   FieldReader resources = container.Field("resources");
   KUEUESIM_RETURN_IF_ERROR(resources.ExpectMapping());
   for (const bool limits : {false, true}) {
@@ -290,10 +296,22 @@ absl::StatusOr<std::map<std::string, Amount>> DecodeContainerRequests(
     for (size_t i = 0; i < list.node().size(); ++i) {
       std::string name(list.node().key(i));
       KUEUESIM_ASSIGN_OR_RETURN(Amount amount, list.Field(name).AmountOf(name, false, true));
+      if (!limits) {
+        own_requests.emplace(name, amount);
+      } else if (auto it = own_requests.find(name); it != own_requests.end() && it->second > amount) {
+        if (reject) {
+          auto limit_text = list.Field(name).String();
+          return resources.Field("requests").Field(name).Error(
+              fmt::format("must be less than or equal to {} limit of {} (the API server rejects the object)",
+                          name, limit_text.ok() ? *limit_text : std::to_string(amount)));
+        }
+        if (violations != nullptr) violations->push_back(name);
+      }
       // A limit only stands in for a missing request.
       requests.emplace(name, amount);
     }
   }
+  if (violations != nullptr) std::sort(violations->begin(), violations->end());
   return requests;
 }
 
@@ -494,9 +512,12 @@ absl::StatusOr<std::optional<model::TopologyRequest>> DecodeTopologyAnnotations(
 }
 
 // Decodes a pod template into a PodSet's scheduling-relevant parts.
-absl::Status DecodePodTemplate(const FieldReader& template_field, model::PodSet* pod_set) {
+absl::Status DecodePodTemplate(const FieldReader& template_field, model::PodSet* pod_set,
+                               bool api_server_validated) {
   KUEUESIM_RETURN_IF_ERROR(template_field.ExpectMapping());
-  return DecodePodSpec(template_field.Field("spec"), PodSpecExtras(), pod_set);
+  PodSpecExtras extras;
+  extras.api_server_validated = api_server_validated;
+  return DecodePodSpec(template_field.Field("spec"), extras, pod_set);
 }
 
 absl::Status DecodePodSpec(const FieldReader& spec, const PodSpecExtras& extras, model::PodSet* pod_set) {
@@ -523,13 +544,24 @@ absl::Status DecodePodSpec(const FieldReader& spec, const PodSpecExtras& extras,
     }
     return out;
   };
+  // ValidateResources: init containers first, then containers, then the
+  // pod-level resources.
+  std::vector<model::PodSet::RequestsAboveLimits> above_limits;
+  std::vector<model::PodSet::RequestsAboveLimits> container_above_limits;
+  const auto note_above = [](std::vector<model::PodSet::RequestsAboveLimits>* into, std::string path,
+                             std::vector<std::string> names) {
+    if (!names.empty()) into->push_back({std::move(path), std::move(names)});
+  };
   FieldReader containers = spec.Field(extras.containers_field);
   KUEUESIM_RETURN_IF_ERROR(containers.ExpectSequence());
   for (size_t i = 0; i < containers.size(); ++i) {
     const bool floored = i == 0 && !extras.first_container_request_floor.empty();
+    std::vector<std::string> above;
     KUEUESIM_ASSIGN_OR_RETURN(
         auto container_requests,
-        DecodeContainerRequests(containers.Index(i), floored ? &extras.first_container_request_floor : nullptr));
+        DecodeContainerRequests(containers.Index(i), floored ? &extras.first_container_request_floor : nullptr,
+                                &above, extras.api_server_validated));
+    note_above(&container_above_limits, fmt::format("{}[{}]", extras.containers_field, i), std::move(above));
     note_overflow(AddRequests(&requests, container_requests));
     note_overflow(AddRequests(&extended_sum, domain_prefixed(container_requests)));
   }
@@ -545,7 +577,10 @@ absl::Status DecodePodSpec(const FieldReader& spec, const PodSpecExtras& extras,
   KUEUESIM_RETURN_IF_ERROR(init_containers.ExpectSequence());
   for (size_t i = 0; i < init_containers.size(); ++i) {
     FieldReader container = init_containers.Index(i);
-    KUEUESIM_ASSIGN_OR_RETURN(auto container_requests, DecodeContainerRequests(container));
+    std::vector<std::string> above;
+    KUEUESIM_ASSIGN_OR_RETURN(auto container_requests,
+                              DecodeContainerRequests(container, nullptr, &above, extras.api_server_validated));
+    note_above(&above_limits, fmt::format("initContainers[{}]", i), std::move(above));
     KUEUESIM_ASSIGN_OR_RETURN(auto restart_policy, container.Field("restartPolicy").OptString());
     MaxRequests(&extended_init_max, domain_prefixed(container_requests));
     if (restart_policy.value_or("") == "Always") {
@@ -559,8 +594,15 @@ absl::Status DecodePodSpec(const FieldReader& spec, const PodSpecExtras& extras,
     }
   }
   MaxRequests(&requests, init_max);
+  for (auto& entry : container_above_limits) above_limits.push_back(std::move(entry));
   // Pod-level resources (KEP-2837) replace the aggregate for the resources
   // they name.
+  {
+    std::vector<std::string> above;
+    KUEUESIM_RETURN_IF_ERROR(DecodeContainerRequests(spec, nullptr, &above, extras.api_server_validated).status());
+    note_above(&above_limits, "resources", std::move(above));
+  }
+  pod_set->requests_above_limits = std::move(above_limits);
   FieldReader pod_resources = spec.Field("resources").Field("requests");
   if (pod_resources.present()) {
     KUEUESIM_RETURN_IF_ERROR(pod_resources.ExpectMapping());
@@ -1134,7 +1176,7 @@ absl::StatusOr<std::optional<model::Workload>> DecodeJobWithMeta(const FieldRead
     }
     if (min_parallelism < pod_set.count) pod_set.min_count = min_parallelism;
   }
-  KUEUESIM_RETURN_IF_ERROR(DecodePodTemplate(spec.Field("template"), &pod_set));
+  KUEUESIM_RETURN_IF_ERROR(DecodePodTemplate(spec.Field("template"), &pod_set, /*api_server_validated=*/true));
   KUEUESIM_ASSIGN_OR_RETURN(
       pod_set.topology_request,
       DecodeTopologyAnnotations(spec.Field("template").Field("metadata").Field("annotations")));
