@@ -296,6 +296,9 @@ absl::StatusOr<std::map<std::string, Amount>> DecodeContainerRequests(
     for (size_t i = 0; i < list.node().size(); ++i) {
       std::string name(list.node().key(i));
       KUEUESIM_ASSIGN_OR_RETURN(Amount amount, list.Field(name).AmountOf(name, false, true));
+      if (reject && amount < 0) {
+        return list.Field(name).Error("must be greater than or equal to 0 (the API server rejects the object)");
+      }
       if (!limits) {
         own_requests.emplace(name, amount);
       } else if (auto it = own_requests.find(name); it != own_requests.end() && it->second > amount) {
@@ -1028,6 +1031,40 @@ absl::Status DecodeTimingAnnotations(const FieldReader& metadata, model::Workloa
   return absl::OkStatus();
 }
 
+// Kueue's Workload webhook (validatePodSet, validateResourceList, with the
+// WorkloadValidateResourcesAreNonNegative gate on by default at the
+// reference): the `pods` key is reserved, and no request or limit of a
+// container, init container or the pod-level resources may be negative.
+absl::Status ValidateWorkloadPodSetResources(const FieldReader& pod_spec) {
+  const auto check_list = [](const FieldReader& list) -> absl::Status {
+    if (!list.present() || !list.node().IsMapping()) return absl::OkStatus();
+    for (size_t i = 0; i < list.node().size(); ++i) {
+      std::string name(list.node().key(i));
+      if (name == "pods") {
+        return list.Field(name).Error("Kueue's webhook rejects it: the key is reserved for internal kueue use");
+      }
+      auto quantity = list.Field(name).QuantityValue();
+      if (quantity.ok() && quantity->negative && !quantity->IsZero()) {
+        return list.Field(name).Error("Kueue's webhook rejects it: must be greater than or equal to 0");
+      }
+    }
+    return absl::OkStatus();
+  };
+  for (const char* containers : {"initContainers", "containers"}) {
+    FieldReader list = pod_spec.Field(containers);
+    if (!list.present() || !list.node().IsSequence()) continue;
+    for (size_t c = 0; c < list.size(); ++c) {
+      for (const char* kind : {"requests", "limits"}) {
+        KUEUESIM_RETURN_IF_ERROR(check_list(list.Index(c).Field("resources").Field(kind)));
+      }
+    }
+  }
+  for (const char* kind : {"requests", "limits"}) {
+    KUEUESIM_RETURN_IF_ERROR(check_list(pod_spec.Field("resources").Field(kind)));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<model::Workload> DecodeWorkload(const FieldReader& object, KueueApiVersion version) {
   model::Workload wl;
   KUEUESIM_ASSIGN_OR_RETURN(wl.meta, DecodeMeta(object, true));
@@ -1063,6 +1100,7 @@ absl::StatusOr<model::Workload> DecodeWorkload(const FieldReader& object, KueueA
       return item.Field("minCount").Error(
           fmt::format("must be between 1 and count ({})", pod_set.count));
     }
+    KUEUESIM_RETURN_IF_ERROR(ValidateWorkloadPodSetResources(item.Field("template").Field("spec")));
     KUEUESIM_RETURN_IF_ERROR(DecodePodTemplate(item.Field("template"), &pod_set));
     KUEUESIM_ASSIGN_OR_RETURN(pod_set.topology_request, DecodeTopologyRequest(item.Field("topologyRequest")));
     if (!pod_set.topology_request.has_value()) {
@@ -1071,6 +1109,11 @@ absl::StatusOr<model::Workload> DecodeWorkload(const FieldReader& object, KueueA
           DecodeTopologyAnnotations(item.Field("template").Field("metadata").Field("annotations")));
     }
     wl.pod_sets.push_back(std::move(pod_set));
+  }
+  // Kueue's Workload webhook: partial admission is for one pod set only.
+  if (std::count_if(wl.pod_sets.begin(), wl.pod_sets.end(),
+                    [](const model::PodSet& ps) { return ps.min_count.has_value(); }) > 1) {
+    return pod_sets.Error("Kueue's webhook rejects the Workload: at most one podSet can use minCount");
   }
   KUEUESIM_ASSIGN_OR_RETURN(wl.priority, spec.Field("priority").OptInt32());
   if (version == KueueApiVersion::kV1beta1) {

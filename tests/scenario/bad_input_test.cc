@@ -469,6 +469,42 @@ TEST(ScenarioBadInputTest, AdmissionGatedByFormat) {
                                            HasSubstr("must be a domain-prefixed path"))));
 }
 
+// Setup: Workloads that Kueue's Workload webhook refuses at creation: two pod
+// sets with minCount, a container request of the reserved `pods` resource, a
+// negative limit (WorkloadValidateResourcesAreNonNegative, on by default); and
+// a Job with a negative request, which the API server refuses. Invariant:
+// InvalidArgument naming the object, the field and the rule.
+TEST(ScenarioBadInputTest, WorkloadWebhookPodSetRules) {
+  const auto workload = [](const std::string& pod_sets) {
+    return "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: w\n"
+           "spec:\n  queueName: q\n  podSets:\n" + pod_sets;
+  };
+  const auto pod_set = [](const std::string& name, const std::string& extra, const std::string& resources) {
+    return "  - name: " + name + "\n    count: 4\n" + extra +
+           "    template:\n      spec:\n        containers:\n        - name: c\n"
+           "          resources: " + resources + "\n";
+  };
+  EXPECT_THAT(LoadBad(workload(pod_set("a", "    minCount: 2\n", "{}") + pod_set("b", "    minCount: 1\n", "{}"))),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("bad.yaml:"), HasSubstr("\"w\""), HasSubstr("spec.podSets"),
+                             HasSubstr("at most one podSet can use minCount"))));
+  EXPECT_THAT(LoadBad(workload(pod_set("a", "    minCount: 2\n", "{}") + pod_set("b", "", "{}"))), IsOk());
+  EXPECT_THAT(LoadBad(workload(pod_set("a", "", "{requests: {pods: \"1\"}}"))),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("spec.podSets[0].template.spec.containers[0].resources.requests.pods"),
+                             HasSubstr("the key is reserved for internal kueue use"))));
+  EXPECT_THAT(LoadBad(workload(pod_set("a", "", "{requests: {cpu: \"1\"}, limits: {memory: -1Gi}}"))),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("spec.podSets[0].template.spec.containers[0].resources.limits.memory"),
+                             HasSubstr("must be greater than or equal to 0"))));
+  const std::string job = "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n"
+                          "  labels: {kueue.x-k8s.io/queue-name: q}\nspec:\n  template:\n    spec:\n"
+                          "      containers:\n      - name: c\n        resources: {requests: {cpu: -100m}}\n";
+  EXPECT_THAT(LoadBad(job), StatusIs(absl::StatusCode::kInvalidArgument,
+                                     AllOf(HasSubstr("spec.template.spec.containers[0].resources.requests.cpu"),
+                                           HasSubstr("must be greater than or equal to 0"))));
+}
+
 // Setup: a path that does not exist. Invariant: NotFound naming the path.
 TEST(ScenarioBadInputTest, MissingFileIsNotFound) {
   const std::string path = ::testing::TempDir() + "/definitely-missing-kueuesim.yaml";
