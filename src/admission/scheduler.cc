@@ -236,6 +236,10 @@ void Scheduler::Nominate(std::vector<Entry>* entries, std::vector<Entry>* inadmi
                    state_->namespace_info(wl.ns).exists ? PendingMessage::kNamespaceMismatch
                                                         : PendingMessage::kNamespaceMissing);
       e.requeue_reason = RequeueReason::kNamespaceMismatch;
+    } else if (cluster::HasRequestsAboveLimits(*wl.spec)) {
+      // Not nominated (ValidateAdmissibility, ValidateResources): "resources
+      // validation failed: ...".
+      e.SetPending(Reason(QuotaReservedReason::kMisconfigured), PendingMessage::kInvalidResources);
     } else {
       // GetAssignments records the entry's last assignment afresh;
       // recordAssignment sets the message to Assignment.Message().

@@ -134,6 +134,39 @@ std::string AssignmentMessageText(const ClusterState& state, const WorkloadRecor
   return out;
 }
 
+std::string_view AdmissionGateOf(const model::Workload& workload) {
+  auto it = workload.meta.annotations.find(kAdmissionGatedByAnnotation);
+  return it == workload.meta.annotations.end() ? std::string_view() : std::string_view(it->second);
+}
+
+bool HasRequestsAboveLimits(const model::Workload& workload) {
+  for (const model::PodSet& pod_set : workload.pod_sets) {
+    if (!pod_set.requests_above_limits.empty()) return true;
+  }
+  return false;
+}
+
+std::string InvalidResourcesMessage(const model::Workload& workload) {
+  // field.Invalid(path, names, RequestsMustNotExceedLimitMessage).Error():
+  // the names as a JSON list; ErrorList.ToAggregate: one error alone, several
+  // bracketed and comma-separated.
+  std::vector<std::string> errors;
+  for (size_t i = 0; i < workload.pod_sets.size(); ++i) {
+    for (const auto& entry : workload.pod_sets[i].requests_above_limits) {
+      std::string names;
+      for (const std::string& name : entry.resources) {
+        names += fmt::format("{}\"{}\"", names.empty() ? "" : ",", name);
+      }
+      errors.push_back(fmt::format("spec.podSets[{}].template.spec.{}: Invalid value: [{}]: requests must not "
+                                   "exceed its limits",
+                                   i, entry.path, names));
+    }
+  }
+  std::string joined;
+  for (const std::string& e : errors) joined += (joined.empty() ? "" : ", ") + e;
+  return "resources validation failed: " + (errors.size() == 1 ? joined : "[" + joined + "]");
+}
+
 std::string PendingMessageText(const ClusterState& state, const WorkloadRecord& wl,
                                const PendingCondition& condition) {
   const CqId cq = state.ClusterQueueOf(wl);
@@ -157,6 +190,10 @@ std::string PendingMessageText(const ClusterState& state, const WorkloadRecord& 
       return "workload namespace doesn't match ClusterQueue selector";
     case PendingMessage::kNamespaceMissing:
       return fmt::format("workload namespace \"{}\" does not exist: namespaces \"{}\" not found", ns, ns);
+    case PendingMessage::kInvalidResources:
+      return InvalidResourcesMessage(*wl.spec);
+    case PendingMessage::kAdmissionGatedBy:
+      return fmt::format("Admission is gated by: {}", AdmissionGateOf(*wl.spec));
     case PendingMessage::kPreemptionGated:
       return "Workload requires preemption, but it's gated";
     case PendingMessage::kDeferredFit:

@@ -49,6 +49,7 @@ std::vector<std::string> FeatureGates::Apply(const std::map<std::string, bool>& 
       {"MultiKueueIncrementalDispatcherRespectConfigOrder",
        &FeatureGates::multikueue_incremental_dispatcher_respect_config_order},
       {"DisableWaitForPodsReady", &FeatureGates::disable_wait_for_pods_ready},
+      {"AdmissionGatedBy", &FeatureGates::admission_gated_by},
   };
   std::vector<std::string> unknown;
   for (const auto& [name, enabled] : overrides) {

@@ -453,6 +453,16 @@ void ClusterRuntime::QueueArrived(WorkloadId id) {
     SyncControllerCondition(id);
     return;
   }
+  if (IsAdmissionGated(wl)) {
+    // kueue.x-k8s.io/admission-gated-by (workload.IsAdmissible): not queued;
+    // the workload controller writes QuotaReserved=False, AdmissionGated.
+    // Nothing in a simulation removes the gate.
+    cluster::PendingCondition next;
+    next.reason = cluster::QuotaReservedReason::kAdmissionGated;
+    next.message = cluster::PendingMessage::kAdmissionGatedBy;
+    SetPending(id, std::move(next));
+    return;
+  }
   if (!wl.inadmissible_reason.empty()) {
     // Refused by the workload controller before queueing (DRA charging:
     // QuotaReserved=False reason Misconfigured, Requeued=False reason

@@ -43,6 +43,10 @@ void ClusterRuntime::SetPendingCondition(WorkloadId id, QuotaReservedReason reas
   SetPending(id, std::move(next));
 }
 
+bool ClusterRuntime::IsAdmissionGated(const WorkloadRecord& wl) const {
+  return state_->gates().admission_gated_by && !cluster::AdmissionGateOf(*wl.spec).empty();
+}
+
 void ClusterRuntime::SyncControllerCondition(WorkloadId id) {
   const WorkloadRecord& wl = state_->workload(id);
   if (wl.admission.has_value()) return;
@@ -78,6 +82,11 @@ void ClusterRuntime::SyncControllerCondition(WorkloadId id) {
     set(QuotaReservedReason::kMisconfigured, state_->namespace_info(wl.ns).exists
                                                  ? PendingMessage::kNamespaceMismatch
                                                  : PendingMessage::kNamespaceMissing);
+  } else if (!next.has_condition() && cq != kNone && cluster::HasRequestsAboveLimits(*wl.spec)) {
+    // ValidateAdmissibility: ValidateResources
+    set(QuotaReservedReason::kMisconfigured, PendingMessage::kInvalidResources);
+  } else if (!next.has_condition() && IsAdmissionGated(wl)) {
+    set(QuotaReservedReason::kAdmissionGated, PendingMessage::kAdmissionGatedBy);
   }
   if (!next.has_condition()) {
     switch (wl.pending.reason) {

@@ -277,9 +277,15 @@ void MaxRequests(std::map<std::string, Amount>* into, const std::map<std::string
 
 // Requests of one container (limits stand in for missing requests, as
 // Kueue's AdjustResources does).
+// Records in `violations` (when not null) the resources whose request exceeds
+// the limit, sorted, as Kueue's ValidateResources compares them (canonical
+// amounts); with `reject`, such a request is an error instead, as the API
+// server's pod validation refuses it.
 absl::StatusOr<std::map<std::string, Amount>> DecodeContainerRequests(
-    const FieldReader& container, const std::map<std::string, Amount>* request_floor = nullptr) {
+    const FieldReader& container, const std::map<std::string, Amount>* request_floor = nullptr,
+    std::vector<std::string>* violations = nullptr, bool reject = false) {
   std::map<std::string, Amount> requests;
+  std::map<std::string, Amount> own_requests;
   FieldReader resources = container.Field("resources");
   KUEUESIM_RETURN_IF_ERROR(resources.ExpectMapping());
   for (const bool limits : {false, true}) {
@@ -290,10 +296,25 @@ absl::StatusOr<std::map<std::string, Amount>> DecodeContainerRequests(
     for (size_t i = 0; i < list.node().size(); ++i) {
       std::string name(list.node().key(i));
       KUEUESIM_ASSIGN_OR_RETURN(Amount amount, list.Field(name).AmountOf(name, false, true));
+      if (reject && amount < 0) {
+        return list.Field(name).Error("must be greater than or equal to 0 (the API server rejects the object)");
+      }
+      if (!limits) {
+        own_requests.emplace(name, amount);
+      } else if (auto it = own_requests.find(name); it != own_requests.end() && it->second > amount) {
+        if (reject) {
+          auto limit_text = list.Field(name).String();
+          return resources.Field("requests").Field(name).Error(
+              fmt::format("must be less than or equal to {} limit of {} (the API server rejects the object)",
+                          name, limit_text.ok() ? *limit_text : std::to_string(amount)));
+        }
+        if (violations != nullptr) violations->push_back(name);
+      }
       // A limit only stands in for a missing request.
       requests.emplace(name, amount);
     }
   }
+  if (violations != nullptr) std::sort(violations->begin(), violations->end());
   return requests;
 }
 
@@ -494,9 +515,12 @@ absl::StatusOr<std::optional<model::TopologyRequest>> DecodeTopologyAnnotations(
 }
 
 // Decodes a pod template into a PodSet's scheduling-relevant parts.
-absl::Status DecodePodTemplate(const FieldReader& template_field, model::PodSet* pod_set) {
+absl::Status DecodePodTemplate(const FieldReader& template_field, model::PodSet* pod_set,
+                               bool api_server_validated) {
   KUEUESIM_RETURN_IF_ERROR(template_field.ExpectMapping());
-  return DecodePodSpec(template_field.Field("spec"), PodSpecExtras(), pod_set);
+  PodSpecExtras extras;
+  extras.api_server_validated = api_server_validated;
+  return DecodePodSpec(template_field.Field("spec"), extras, pod_set);
 }
 
 absl::Status DecodePodSpec(const FieldReader& spec, const PodSpecExtras& extras, model::PodSet* pod_set) {
@@ -523,13 +547,24 @@ absl::Status DecodePodSpec(const FieldReader& spec, const PodSpecExtras& extras,
     }
     return out;
   };
+  // ValidateResources: init containers first, then containers, then the
+  // pod-level resources.
+  std::vector<model::PodSet::RequestsAboveLimits> above_limits;
+  std::vector<model::PodSet::RequestsAboveLimits> container_above_limits;
+  const auto note_above = [](std::vector<model::PodSet::RequestsAboveLimits>* into, std::string path,
+                             std::vector<std::string> names) {
+    if (!names.empty()) into->push_back({std::move(path), std::move(names)});
+  };
   FieldReader containers = spec.Field(extras.containers_field);
   KUEUESIM_RETURN_IF_ERROR(containers.ExpectSequence());
   for (size_t i = 0; i < containers.size(); ++i) {
     const bool floored = i == 0 && !extras.first_container_request_floor.empty();
+    std::vector<std::string> above;
     KUEUESIM_ASSIGN_OR_RETURN(
         auto container_requests,
-        DecodeContainerRequests(containers.Index(i), floored ? &extras.first_container_request_floor : nullptr));
+        DecodeContainerRequests(containers.Index(i), floored ? &extras.first_container_request_floor : nullptr,
+                                &above, extras.api_server_validated));
+    note_above(&container_above_limits, fmt::format("{}[{}]", extras.containers_field, i), std::move(above));
     note_overflow(AddRequests(&requests, container_requests));
     note_overflow(AddRequests(&extended_sum, domain_prefixed(container_requests)));
   }
@@ -545,7 +580,10 @@ absl::Status DecodePodSpec(const FieldReader& spec, const PodSpecExtras& extras,
   KUEUESIM_RETURN_IF_ERROR(init_containers.ExpectSequence());
   for (size_t i = 0; i < init_containers.size(); ++i) {
     FieldReader container = init_containers.Index(i);
-    KUEUESIM_ASSIGN_OR_RETURN(auto container_requests, DecodeContainerRequests(container));
+    std::vector<std::string> above;
+    KUEUESIM_ASSIGN_OR_RETURN(auto container_requests,
+                              DecodeContainerRequests(container, nullptr, &above, extras.api_server_validated));
+    note_above(&above_limits, fmt::format("initContainers[{}]", i), std::move(above));
     KUEUESIM_ASSIGN_OR_RETURN(auto restart_policy, container.Field("restartPolicy").OptString());
     MaxRequests(&extended_init_max, domain_prefixed(container_requests));
     if (restart_policy.value_or("") == "Always") {
@@ -559,8 +597,15 @@ absl::Status DecodePodSpec(const FieldReader& spec, const PodSpecExtras& extras,
     }
   }
   MaxRequests(&requests, init_max);
+  for (auto& entry : container_above_limits) above_limits.push_back(std::move(entry));
   // Pod-level resources (KEP-2837) replace the aggregate for the resources
   // they name.
+  {
+    std::vector<std::string> above;
+    KUEUESIM_RETURN_IF_ERROR(DecodeContainerRequests(spec, nullptr, &above, extras.api_server_validated).status());
+    note_above(&above_limits, "resources", std::move(above));
+  }
+  pod_set->requests_above_limits = std::move(above_limits);
   FieldReader pod_resources = spec.Field("resources").Field("requests");
   if (pod_resources.present()) {
     KUEUESIM_RETURN_IF_ERROR(pod_resources.ExpectMapping());
@@ -986,6 +1031,40 @@ absl::Status DecodeTimingAnnotations(const FieldReader& metadata, model::Workloa
   return absl::OkStatus();
 }
 
+// Kueue's Workload webhook (validatePodSet, validateResourceList, with the
+// WorkloadValidateResourcesAreNonNegative gate on by default at the
+// reference): the `pods` key is reserved, and no request or limit of a
+// container, init container or the pod-level resources may be negative.
+absl::Status ValidateWorkloadPodSetResources(const FieldReader& pod_spec) {
+  const auto check_list = [](const FieldReader& list) -> absl::Status {
+    if (!list.present() || !list.node().IsMapping()) return absl::OkStatus();
+    for (size_t i = 0; i < list.node().size(); ++i) {
+      std::string name(list.node().key(i));
+      if (name == "pods") {
+        return list.Field(name).Error("Kueue's webhook rejects it: the key is reserved for internal kueue use");
+      }
+      auto quantity = list.Field(name).QuantityValue();
+      if (quantity.ok() && quantity->negative && !quantity->IsZero()) {
+        return list.Field(name).Error("Kueue's webhook rejects it: must be greater than or equal to 0");
+      }
+    }
+    return absl::OkStatus();
+  };
+  for (const char* containers : {"initContainers", "containers"}) {
+    FieldReader list = pod_spec.Field(containers);
+    if (!list.present() || !list.node().IsSequence()) continue;
+    for (size_t c = 0; c < list.size(); ++c) {
+      for (const char* kind : {"requests", "limits"}) {
+        KUEUESIM_RETURN_IF_ERROR(check_list(list.Index(c).Field("resources").Field(kind)));
+      }
+    }
+  }
+  for (const char* kind : {"requests", "limits"}) {
+    KUEUESIM_RETURN_IF_ERROR(check_list(pod_spec.Field("resources").Field(kind)));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<model::Workload> DecodeWorkload(const FieldReader& object, KueueApiVersion version) {
   model::Workload wl;
   KUEUESIM_ASSIGN_OR_RETURN(wl.meta, DecodeMeta(object, true));
@@ -1021,6 +1100,7 @@ absl::StatusOr<model::Workload> DecodeWorkload(const FieldReader& object, KueueA
       return item.Field("minCount").Error(
           fmt::format("must be between 1 and count ({})", pod_set.count));
     }
+    KUEUESIM_RETURN_IF_ERROR(ValidateWorkloadPodSetResources(item.Field("template").Field("spec")));
     KUEUESIM_RETURN_IF_ERROR(DecodePodTemplate(item.Field("template"), &pod_set));
     KUEUESIM_ASSIGN_OR_RETURN(pod_set.topology_request, DecodeTopologyRequest(item.Field("topologyRequest")));
     if (!pod_set.topology_request.has_value()) {
@@ -1029,6 +1109,11 @@ absl::StatusOr<model::Workload> DecodeWorkload(const FieldReader& object, KueueA
           DecodeTopologyAnnotations(item.Field("template").Field("metadata").Field("annotations")));
     }
     wl.pod_sets.push_back(std::move(pod_set));
+  }
+  // Kueue's Workload webhook: partial admission is for one pod set only.
+  if (std::count_if(wl.pod_sets.begin(), wl.pod_sets.end(),
+                    [](const model::PodSet& ps) { return ps.min_count.has_value(); }) > 1) {
+    return pod_sets.Error("Kueue's webhook rejects the Workload: at most one podSet can use minCount");
   }
   KUEUESIM_ASSIGN_OR_RETURN(wl.priority, spec.Field("priority").OptInt32());
   if (version == KueueApiVersion::kV1beta1) {
@@ -1134,7 +1219,7 @@ absl::StatusOr<std::optional<model::Workload>> DecodeJobWithMeta(const FieldRead
     }
     if (min_parallelism < pod_set.count) pod_set.min_count = min_parallelism;
   }
-  KUEUESIM_RETURN_IF_ERROR(DecodePodTemplate(spec.Field("template"), &pod_set));
+  KUEUESIM_RETURN_IF_ERROR(DecodePodTemplate(spec.Field("template"), &pod_set, /*api_server_validated=*/true));
   KUEUESIM_ASSIGN_OR_RETURN(
       pod_set.topology_request,
       DecodeTopologyAnnotations(spec.Field("template").Field("metadata").Field("annotations")));

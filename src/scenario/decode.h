@@ -56,7 +56,13 @@ absl::Status DecodeSimulationLimits(const FieldReader& limits, LimitOverrides* o
 // Decodes a pod template (`template` of a pod set, Job, LWS) into the
 // scheduling-relevant parts of `pod_set`: effective requests, node
 // selection, tolerations, priority class name.
-absl::Status DecodePodTemplate(const FieldReader& template_field, model::PodSet* pod_set);
+// `api_server_validated`: the template belongs to a built-in kind (Job, Pod,
+// Deployment, StatefulSet) whose pod template the API server validates, so a
+// container requesting more than its limit is a load error (the object could
+// not be created); otherwise it is recorded in pod_set->requests_above_limits
+// (Kueue leaves the workload pending).
+absl::Status DecodePodTemplate(const FieldReader& template_field, model::PodSet* pod_set,
+                               bool api_server_validated = false);
 
 // What an operator adds to the pods of a template beyond what the template
 // says, as Kueue accounts for it in the pod set (Ray's autoscaler and
@@ -76,6 +82,8 @@ struct PodSpecExtras {
     std::map<std::string, Amount> limits;
   };
   std::vector<Container> extra_containers;
+  // See DecodePodTemplate.
+  bool api_server_validated = false;
 };
 
 // DecodePodTemplate on a pod spec given directly (`spec`), with `extras`.

@@ -113,7 +113,7 @@ absl::StatusOr<model::PodSet> BuildPodSet(const FieldReader& source, const std::
   model::PodSet pod_set;
   pod_set.name = name;
   pod_set.count = count;
-  KUEUESIM_RETURN_IF_ERROR(DecodePodTemplate(source, &pod_set));
+  KUEUESIM_RETURN_IF_ERROR(DecodePodTemplate(source, &pod_set, /*api_server_validated=*/true));
   KUEUESIM_ASSIGN_OR_RETURN(pod_set.topology_request,
                             DecodeTopologyAnnotations(source.Field("metadata").Field("annotations")));
   if (pod_set.topology_request.has_value()) pod_set.topology_request->pod_index_label = pod_index_label;

@@ -162,6 +162,67 @@ absl::Status ValidateClusterQueue(const model::ClusterQueue& cq) {
   return absl::OkStatus();
 }
 
+bool IsDns1123Subdomain(std::string_view host) {
+  if (host.empty() || host.size() > 253) return false;
+  size_t start = 0;
+  while (true) {
+    const size_t dot = host.find('.', start);
+    const std::string_view label = host.substr(start, dot == std::string_view::npos ? host.npos : dot - start);
+    if (label.empty()) return false;
+    for (size_t i = 0; i < label.size(); ++i) {
+      const char c = label[i];
+      const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+      if (!alnum && (c != '-' || i == 0 || i + 1 == label.size())) return false;
+    }
+    if (dot == std::string_view::npos) return true;
+    start = dot + 1;
+  }
+}
+
+// Kueue's webhooks (ValidateAdmissionGatedByAnnotationOnCreate, on Workloads
+// and on every job kind) refuse a kueue.x-k8s.io/admission-gated-by value
+// whose comma-separated gates (spaces trimmed) are empty, repeated, not
+// domain-prefixed paths (validation.IsDomainPrefixedPath) or longer than 63.
+absl::Status ValidateAdmissionGatedBy(const model::ObjectMeta& meta, const std::string& kind) {
+  auto it = meta.annotations.find("kueue.x-k8s.io/admission-gated-by");
+  if (it == meta.annotations.end() || it->second.empty()) return absl::OkStatus();
+  const std::string& value = it->second;
+  const std::string field = "metadata.annotations[kueue.x-k8s.io/admission-gated-by]";
+  const auto reject = [&](const std::string& rule) {
+    return ObjectError(meta, kind, field,
+                       fmt::format("Kueue's webhook rejects \"{}\": {}", value, rule));
+  };
+  if (value.find_first_not_of(" \t\n\v\f\r") == std::string::npos) return absl::OkStatus();
+  std::set<std::string> seen;
+  size_t start = 0;
+  while (start <= value.size()) {
+    size_t comma = value.find(',', start);
+    if (comma == std::string::npos) comma = value.size();
+    std::string gate = value.substr(start, comma - start);
+    const size_t first = gate.find_first_not_of(" \t\n\v\f\r");
+    gate = first == std::string::npos ? "" : gate.substr(first, gate.find_last_not_of(" \t\n\v\f\r") - first + 1);
+    start = comma + 1;
+    if (gate.empty()) return reject("cannot contain empty gate names");
+    if (!seen.insert(gate).second) return reject("duplicate gate name: " + gate);
+    const size_t slash = gate.find('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == gate.size()) {
+      return reject("must be a domain-prefixed path (such as \"acme.io/foo\")");
+    }
+    if (!IsDns1123Subdomain(std::string_view(gate).substr(0, slash))) {
+      return reject(
+          "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "
+          "start and end with an alphanumeric character");
+    }
+    for (const char c : gate.substr(slash + 1)) {
+      const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      std::string_view("/-._~%!$&'()*+,;=:").find(c) != std::string_view::npos;
+      if (!ok) return reject("Invalid path: must match the regex ^(?:[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+)$");
+    }
+    if (gate.size() > 63) return reject("may not be more than 63 bytes");
+  }
+  return absl::OkStatus();
+}
+
 // Finds a cycle in the cohort parent graph with a depth-first search;
 // returns its members in order, or an empty list.
 std::vector<std::string> FindCohortCycle(const ClusterSpec& cluster) {
@@ -299,6 +360,13 @@ absl::Status ValidateCluster(ClusterSpec* cluster, LoadReport* report) {
           "{}: LocalQueue \"{}/{}\" points to missing ClusterQueue \"{}\"; its workloads stay pending",
           Where(lq.meta), lq.meta.namespace_, lq.meta.name, lq.cluster_queue));
     }
+  }
+  for (const auto& wl : cluster->workloads) {
+    KUEUESIM_RETURN_IF_ERROR(
+        ValidateAdmissionGatedBy(wl.meta, wl.object_kind.empty() ? "Workload" : wl.object_kind));
+  }
+  for (const auto& lws : cluster->leader_worker_sets) {
+    KUEUESIM_RETURN_IF_ERROR(ValidateAdmissionGatedBy(lws.meta, "LeaderWorkerSet"));
   }
   // A pod set's total request (count x per-pod request) must fit in int64:
   // Kueue's quota arithmetic would otherwise saturate at its Unlimited value.

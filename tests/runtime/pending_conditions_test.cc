@@ -102,6 +102,107 @@ TEST(PendingConditionsTest, NamespaceSelectorMismatch) {
               ElementsAre("0.0 default/new Misconfigured: workload namespace doesn't match ClusterQueue selector"));
 }
 
+// scheduler_test.go "container resource requests exceed limits": a Workload
+// whose container asks for more than its limit is left pending, Misconfigured,
+// with ValidateResources' message (the API server does not validate a
+// Workload's pod templates; Kueue's scheduler does, before flavor assignment).
+TEST(PendingConditionsTest, RequestsExceedLimits) {
+  const std::string workload =
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: new\n  namespace: default\n"
+      "  annotations:\n    kueuesim.io/duration: 100s\nspec:\n  queueName: q\n  podSets:\n"
+      "  - name: one\n    count: 1\n    template:\n      spec:\n        containers:\n        - name: c\n"
+      "          resources:\n            requests:\n              cpu: 200m\n            limits:\n"
+      "              cpu: 100m\n";
+  auto run = RunYaml(kDefaultFlavor + ClusterQueueYaml("cq", {"cpu"}, {{"default", {"4"}, {}}}) +
+                     LocalQueueYaml("default", "q", "cq") + workload);
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("default/new"),
+              ElementsAre("0.0 default/new Misconfigured: resources validation failed: "
+                          "spec.podSets[0].template.spec.containers[0]: Invalid value: [\"cpu\"]: requests must "
+                          "not exceed its limits"));
+  const cluster::WorkloadRecord* wl = run->Find("default/new");
+  ASSERT_NE(wl, nullptr);
+  EXPECT_FALSE(wl->admission.has_value());
+}
+
+// Several violations: field.ErrorList.ToAggregate() brackets them, in pod set
+// order, init containers before containers, then pod-level resources; the
+// resource names of one container sorted; a resource without a limit, or a
+// request equal to its limit, is fine.
+TEST(PendingConditionsTest, RequestsExceedLimitsSeveral) {
+  const std::string workload =
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: new\n  namespace: default\n"
+      "spec:\n  queueName: q\n  podSets:\n"
+      "  - name: a\n    count: 1\n    template:\n      spec:\n        containers:\n        - name: c\n"
+      "          resources:\n            requests: {cpu: \"1\", memory: 1Gi}\n            limits: {cpu: \"1\"}\n"
+      "  - name: b\n    count: 2\n    template:\n      spec:\n        initContainers:\n        - name: i\n"
+      "          resources:\n            requests: {cpu: 300m}\n            limits: {cpu: 200m}\n"
+      "        containers:\n        - name: c\n"
+      "          resources:\n            requests: {memory: 2Gi, cpu: \"2\"}\n"
+      "            limits: {memory: 1Gi, cpu: \"1\"}\n";
+  auto run = RunYaml(kDefaultFlavor + ClusterQueueYaml("cq", {"cpu", "memory"}, {{"default", {"10", "10Gi"}, {}}}) +
+                     LocalQueueYaml("default", "q", "cq") + workload);
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("default/new"),
+              ElementsAre("0.0 default/new Misconfigured: resources validation failed: ["
+                          "spec.podSets[1].template.spec.initContainers[0]: Invalid value: [\"cpu\"]: requests must "
+                          "not exceed its limits, "
+                          "spec.podSets[1].template.spec.containers[0]: Invalid value: [\"cpu\",\"memory\"]: "
+                          "requests must not exceed its limits]"));
+}
+
+// workload_controller.go mayUpdateConditionForAdmissionGatedBy (gate
+// AdmissionGatedBy, Beta, on): a Workload, or a Job whose annotation Kueue
+// copies to its Workload, with a non-empty kueue.x-k8s.io/admission-gated-by
+// is not queued (IsAdmissible) and waits with reason AdmissionGated; nothing
+// in the simulation removes the gate, so it never runs. Its neighbour without
+// the annotation runs.
+TEST(PendingConditionsTest, AdmissionGatedBy) {
+  const std::string job =
+      "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n  namespace: default\n"
+      "  labels: {kueue.x-k8s.io/queue-name: q}\n"
+      "  annotations: {kueue.x-k8s.io/admission-gated-by: \"example.com/a,example.com/b\", "
+      "kueuesim.io/duration: 10s}\n"
+      "spec:\n  template:\n    spec:\n      containers:\n      - name: c\n"
+      "        resources: {requests: {cpu: \"1\"}}\n---\n";
+  const std::string gated = [] {
+    std::string w = WorkloadYaml("gated", Cpu("1", "10s"));
+    const std::string at = "  annotations:\n";
+    const size_t pos = w.find(at);
+    EXPECT_NE(pos, std::string::npos);
+    return w.insert(pos + at.size(), "    kueue.x-k8s.io/admission-gated-by: example.com/gate\n");
+  }();
+  const std::string objects = kDefaultFlavor + ClusterQueueYaml("cq", {"cpu"}, {{"default", {"4"}, {}}}) +
+                              LocalQueueYaml("default", "q", "cq") + gated + job +
+                              WorkloadYaml("free", Cpu("1", "10s"));
+  auto run = RunYaml(objects, 60 * kSecond);
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->recorder.Of("default/gated"),
+              ElementsAre("0.0 default/gated AdmissionGated: Admission is gated by: example.com/gate"));
+  EXPECT_THAT(run->recorder.Of("default/job-j"),
+              ElementsAre("0.0 default/job-j AdmissionGated: Admission is gated by: example.com/a,example.com/b"));
+  for (const char* key : {"default/gated", "default/job-j"}) {
+    const cluster::WorkloadRecord* wl = run->Find(key);
+    ASSERT_NE(wl, nullptr);
+    EXPECT_FALSE(wl->admission.has_value()) << key;
+    EXPECT_EQ(wl->phase, cluster::WorkloadPhase::kPending) << key;
+  }
+  const cluster::WorkloadRecord* free = run->Find("default/free");
+  ASSERT_NE(free, nullptr);
+  EXPECT_EQ(free->phase, cluster::WorkloadPhase::kFinished);
+
+  // With the gate off the annotation means nothing.
+  auto off = RunYaml("apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nfeatureGates:\n"
+                     "  AdmissionGatedBy: false\n---\n" + objects,
+                     60 * kSecond);
+  ASSERT_NE(off, nullptr);
+  for (const char* key : {"default/gated", "default/job-j", "default/free"}) {
+    const cluster::WorkloadRecord* wl = off->Find(key);
+    ASSERT_NE(wl, nullptr);
+    EXPECT_EQ(wl->phase, cluster::WorkloadPhase::kFinished) << key;
+  }
+}
+
 // scheduler_test.go: the preemptor's condition, "... 2 more needed. Pending
 // the preemption of 1 workload(s)", reason WaitingForPreemptedWorkloads; the
 // victim, once its quota is released, PendingEvaluation with Kueue's

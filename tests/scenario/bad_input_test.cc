@@ -402,6 +402,109 @@ spec:
                                      HasSubstr("spec.preemption.borrowWithinCohort.policy")));
 }
 
+// Setup: a Job (and a Pod) whose container requests more cpu than its limit.
+// Invariant: the API server's pod validation rejects it at creation, so the
+// load fails naming the object and the container's requests; a Workload
+// object with the same template loads (Kueue's scheduler leaves it pending:
+// tests/runtime/pending_conditions_test.cc).
+TEST(ScenarioBadInputTest, RequestsAboveLimitsRejectedForJobsNotWorkloads) {
+  const std::string resources =
+      "          resources:\n            requests: {cpu: 200m}\n            limits: {cpu: 100m}\n";
+  const std::string job = "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n"
+                          "  labels: {kueue.x-k8s.io/queue-name: q}\nspec:\n  template:\n    spec:\n"
+                          "      containers:\n      - name: c\n" +
+                          resources.substr(2);
+  EXPECT_THAT(LoadBad(job), StatusIs(absl::StatusCode::kInvalidArgument,
+                                     AllOf(HasSubstr("bad.yaml:"), HasSubstr("\"j\""),
+                                           HasSubstr("spec.template.spec.containers[0].resources.requests.cpu"),
+                                           HasSubstr("must be less than or equal to cpu limit of 100m"))));
+  const std::string pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n"
+                          "  labels: {kueue.x-k8s.io/queue-name: q}\nspec:\n"
+                          "  initContainers:\n  - name: c\n" +
+                          resources.substr(6) + "  containers:\n  - name: m\n";
+  EXPECT_THAT(LoadBad(pod), StatusIs(absl::StatusCode::kInvalidArgument,
+                                     AllOf(HasSubstr("\"p\""),
+                                           HasSubstr("spec.initContainers[0].resources.requests.cpu"),
+                                           HasSubstr("must be less than or equal to cpu limit of 100m"))));
+  const std::string workload = "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: w\n"
+                               "spec:\n  queueName: q\n  podSets:\n  - name: main\n    count: 1\n"
+                               "    template:\n      spec:\n        containers:\n        - name: c\n" +
+                               resources;
+  EXPECT_THAT(LoadBad(workload), Not(StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("limit"))));
+}
+
+// Setup: Workloads and a Job whose kueue.x-k8s.io/admission-gated-by
+// annotation Kueue's webhook refuses at creation (ValidateAdmissionGatedBy-
+// AnnotationOnCreate): an empty gate, a duplicate, a gate without a domain
+// prefix, one over 63 characters. Invariant: InvalidArgument naming the
+// object, the annotation and the rule; a valid list loads.
+TEST(ScenarioBadInputTest, AdmissionGatedByFormat) {
+  const auto workload = [](const std::string& value) {
+    return "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: w\n"
+           "  annotations: {kueue.x-k8s.io/admission-gated-by: \"" + value + "\"}\n"
+           "spec:\n  queueName: q\n  podSets:\n  - name: main\n    count: 1\n"
+           "    template:\n      spec:\n        containers:\n        - name: c\n";
+  };
+  const auto rejects = [&](const std::string& value, const std::string& rule) {
+    EXPECT_THAT(LoadBad(workload(value)),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         AllOf(HasSubstr("bad.yaml:"), HasSubstr("Workload \"default/w\""),
+                               HasSubstr("metadata.annotations[kueue.x-k8s.io/admission-gated-by]"),
+                               HasSubstr(rule))))
+        << value;
+  };
+  rejects("example.com/a,,example.com/b", "cannot contain empty gate names");
+  rejects("example.com/a,example.com/a", "duplicate gate name: example.com/a");
+  rejects("gate", "must be a domain-prefixed path");
+  rejects("Example.com/a", "lowercase RFC 1123 subdomain");
+  rejects("example.com/" + std::string(60, 'x'), "may not be more than 63");
+  EXPECT_THAT(LoadBad(workload("example.com/a,other.io/b")),
+              Not(StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("admission-gated-by"))));
+  const std::string job = "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n"
+                          "  labels: {kueue.x-k8s.io/queue-name: q}\n"
+                          "  annotations: {kueue.x-k8s.io/admission-gated-by: gate}\n"
+                          "spec:\n  template:\n    spec:\n      containers:\n      - name: c\n";
+  EXPECT_THAT(LoadBad(job), StatusIs(absl::StatusCode::kInvalidArgument,
+                                     AllOf(HasSubstr("Job"), HasSubstr("j\""),
+                                           HasSubstr("must be a domain-prefixed path"))));
+}
+
+// Setup: Workloads that Kueue's Workload webhook refuses at creation: two pod
+// sets with minCount, a container request of the reserved `pods` resource, a
+// negative limit (WorkloadValidateResourcesAreNonNegative, on by default); and
+// a Job with a negative request, which the API server refuses. Invariant:
+// InvalidArgument naming the object, the field and the rule.
+TEST(ScenarioBadInputTest, WorkloadWebhookPodSetRules) {
+  const auto workload = [](const std::string& pod_sets) {
+    return "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: w\n"
+           "spec:\n  queueName: q\n  podSets:\n" + pod_sets;
+  };
+  const auto pod_set = [](const std::string& name, const std::string& extra, const std::string& resources) {
+    return "  - name: " + name + "\n    count: 4\n" + extra +
+           "    template:\n      spec:\n        containers:\n        - name: c\n"
+           "          resources: " + resources + "\n";
+  };
+  EXPECT_THAT(LoadBad(workload(pod_set("a", "    minCount: 2\n", "{}") + pod_set("b", "    minCount: 1\n", "{}"))),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("bad.yaml:"), HasSubstr("\"w\""), HasSubstr("spec.podSets"),
+                             HasSubstr("at most one podSet can use minCount"))));
+  EXPECT_THAT(LoadBad(workload(pod_set("a", "    minCount: 2\n", "{}") + pod_set("b", "", "{}"))), IsOk());
+  EXPECT_THAT(LoadBad(workload(pod_set("a", "", "{requests: {pods: \"1\"}}"))),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("spec.podSets[0].template.spec.containers[0].resources.requests.pods"),
+                             HasSubstr("the key is reserved for internal kueue use"))));
+  EXPECT_THAT(LoadBad(workload(pod_set("a", "", "{requests: {cpu: \"1\"}, limits: {memory: -1Gi}}"))),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("spec.podSets[0].template.spec.containers[0].resources.limits.memory"),
+                             HasSubstr("must be greater than or equal to 0"))));
+  const std::string job = "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n"
+                          "  labels: {kueue.x-k8s.io/queue-name: q}\nspec:\n  template:\n    spec:\n"
+                          "      containers:\n      - name: c\n        resources: {requests: {cpu: -100m}}\n";
+  EXPECT_THAT(LoadBad(job), StatusIs(absl::StatusCode::kInvalidArgument,
+                                     AllOf(HasSubstr("spec.template.spec.containers[0].resources.requests.cpu"),
+                                           HasSubstr("must be greater than or equal to 0"))));
+}
+
 // Setup: a path that does not exist. Invariant: NotFound naming the path.
 TEST(ScenarioBadInputTest, MissingFileIsNotFound) {
   const std::string path = ::testing::TempDir() + "/definitely-missing-kueuesim.yaml";

@@ -19,6 +19,7 @@
 #include "absl/container/inlined_vector.h"
 #include "kueuesim/base/quantity.h"
 #include "kueuesim/base/time.h"
+#include "kueuesim/model/objects.h"
 #include "kueuesim/quota/quota_tree.h"
 
 namespace kueuesim::cluster {
@@ -95,6 +96,8 @@ enum class PendingMessage : uint8_t {
   kClusterQueueInactive,      // "ClusterQueue X is inactive"
   kNamespaceMismatch,         // "workload namespace doesn't match ClusterQueue selector"
   kNamespaceMissing,          // "workload namespace \"ns\" does not exist: ..."
+  kInvalidResources,          // "resources validation failed: ..." (requests above limits)
+  kAdmissionGatedBy,          // "Admission is gated by: <annotation>"
   kPreemptionGated,           // "Workload requires preemption, but it's gated"
   kDeferredFit,               // "Workload has overlapping preemption targets ..., but will fit after ..."
   kOverlappingTargets,        // "Workload has overlapping preemption targets with another workload"
@@ -137,6 +140,19 @@ struct PendingCondition {
            pod_sets == other.pod_sets && text == other.text;
   }
 };
+
+// Whether a container (or the pod-level resources) of `workload` requests
+// more than its limit (Kueue's ValidateResources, checked by the scheduler
+// before flavor assignment and by the workload controller).
+bool HasRequestsAboveLimits(const model::Workload& workload);
+// Kueue's message for such a workload: "resources validation failed: ...".
+std::string InvalidResourcesMessage(const model::Workload& workload);
+
+// The kueue.x-k8s.io/admission-gated-by annotation (Kueue copies a job's to
+// its Workload); "" when absent. Non-empty with the AdmissionGatedBy gate on:
+// the workload is not queued (workload.HasAdmissionGate).
+inline constexpr const char* kAdmissionGatedByAnnotation = "kueue.x-k8s.io/admission-gated-by";
+std::string_view AdmissionGateOf(const model::Workload& workload);
 
 // Kueue's condition message for `condition` of workload `wl` (names of pod
 // sets, queues and namespaces come from the state).

@@ -37,6 +37,7 @@ struct FeatureGates {
   bool kueue_dra_integration_partitionable_devices = true;
   bool kueue_dra_reject_workloads_when_dra_disabled = true;
   bool workload_priority_class_defaulting = true;
+  bool admission_gated_by = true;
   bool multikueue = true;
   bool multikueue_incremental_dispatcher_config = true;
   bool multikueue_incremental_dispatcher_respect_config_order = true;

@@ -419,6 +419,17 @@ struct PodSet {
   // containers, sidecars included, sum over the regular containers), per
   // pod, sorted by name; pod-level resources and overhead are not in it.
   std::vector<ResourceAmount> container_extended_requests;
+  // Containers (or the pod-level resources) whose requests exceed their
+  // limits, as Kueue's ValidateResources finds them before flavor assignment
+  // (the workload is left pending, Misconfigured): the path under the pod
+  // template's spec ("initContainers[0]", "containers[1]", "resources") and
+  // the resource names, sorted. Empty for a valid pod set.
+  struct RequestsAboveLimits {
+    std::string path;
+    std::vector<std::string> resources;
+    bool operator==(const RequestsAboveLimits& other) const = default;
+  };
+  std::vector<RequestsAboveLimits> requests_above_limits;
   Labels node_selector;
   std::vector<NodeSelectorTerm> required_affinity;  // empty: none
   std::vector<PreferredSchedulingTerm> preferred_affinity;

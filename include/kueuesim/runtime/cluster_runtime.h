@@ -209,6 +209,9 @@ class ClusterRuntime : public engine::EventHandler {
   // it changed. Ignored for a workload that holds quota or is finished. The
   // scheduler overwrites it when it next considers the workload.
   void SetPendingCondition(WorkloadId id, cluster::QuotaReservedReason reason, std::string message);
+  // Whether `wl` carries a non-empty admission-gated-by annotation and the
+  // AdmissionGatedBy gate is on (workload.HasAdmissionGate).
+  bool IsAdmissionGated(const cluster::WorkloadRecord& wl) const;
   // Retry with requeueAfterSeconds (workload.UpdateAdmissionCheckRequeueState):
   // requeueAt = now + `requeue_after`. Under the AtRequeueAt policy (Kueue's
   // workload controller at the reference commit) the workload keeps its
