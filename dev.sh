@@ -82,8 +82,8 @@ run_tests() {  # build-dir label
   local dir="$1" label="$2"
   log "tests ($label)"
   (cd "$dir" && ctest --output-on-failure -j "$JOBS")
-  log "Kueue conformance cases ($label)"
-  python3 "$CONFORMANCE" --sim "$dir/cli/kueuesim" \
+  log "Kueue conformance cases ($label, with --check-invariants)"
+  KUEUESIM_BIN="$dir/cli/kueuesim" python3 "$CONFORMANCE" --sim "$ROOT/tests/conformance/kueuesim_checked.sh" \
       --known-failures "$ROOT/tests/conformance/known_failures.txt"
 }
 

@@ -4,6 +4,7 @@
 //                         [--summary FILE|-] [--seed S] [--quiet]
 //                         [--check THRESHOLDS] [--timeseries FILE|-] [--out DIR]
 //                         [--workloads FILE|-] [--limits LIMITS]
+//                         [--check-invariants]
 //
 // "-" is stdout for every output option (one of them at a time); the text
 // summary then goes to stderr.
@@ -77,6 +78,7 @@ struct RunArgs {
   std::string summary;
   int64_t seed = -1;
   bool quiet = false;
+  bool check_invariants = false;
   std::string check;  // thresholds file
   std::string timeseries;
   std::string out_dir;  // run directory: events, summary and time series
@@ -139,6 +141,7 @@ int Run(const RunArgs& given_args) {
     options.until = *until;
   }
   if (args.cycles >= 0) options.max_cycles = args.cycles;
+  options.check_invariants = args.check_invariants;
   policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
   auto simulation = sim::Simulation::Create(*scenario, registry);
   if (!simulation.ok()) return Fail(simulation.status());
@@ -279,6 +282,8 @@ int main(int argc, char** argv) {
   run->add_option("files", run_args.files, "Scenario files (YAML or JSON manifests) or directories of them")->required();
   run->add_option("--until", run_args.until, "Stop at this simulated time (e.g. 90s, 2h30m, 7d)");
   run->add_option("--cycles", run_args.cycles, "Stop after this many scheduling cycles")->check(CLI::NonNegativeNumber);
+  run->add_flag("--check-invariants", run_args.check_invariants,
+                "Verify Kueue's invariants after every event and cycle; a violation fails the run (docs/invariants.md)");
   run->add_option("--events", run_args.events, "Write the event log (JSON Lines) to FILE, or - for stdout");
   run->add_option("--summary", run_args.summary, "Write the summary as JSON to FILE, or - for stdout");
   run->add_option("--seed", run_args.seed, "Random seed (default: the scenario's, else 1)")->check(CLI::NonNegativeNumber);

@@ -825,15 +825,17 @@ class PySimulation {
   PySimulation(const PySimulation&) = delete;
   PySimulation& operator=(const PySimulation&) = delete;
 
-  void Run(const py::object& until, const py::object& max_cycles) {
+  void Run(const py::object& until, const py::object& max_cycles, bool check_invariants) {
     sim::RunOptions options;
     if (!until.is_none()) options.until = DurationArg(until, "until");
     if (!max_cycles.is_none()) options.max_cycles = max_cycles.cast<int64_t>();
+    options.check_invariants = check_invariants;
     RunWith(options);
   }
 
-  void StepTo(const py::object& time) {
+  void StepTo(const py::object& time, bool check_invariants) {
     sim::RunOptions options;
+    options.check_invariants = check_invariants;
     options.until = DurationArg(time, "step_to");
     if (*options.until < sim_->now()) {
       Raise(InvalidArgument("step_to: " + FormatSeconds(*options.until) + " s is before the current time " +
@@ -1182,8 +1184,11 @@ PYBIND11_MODULE(kueuesim, m) {
 
   py::class_<PySimulation>(m, "Simulation")
       .def("run", &PySimulation::Run, py::arg("until") = py::none(), py::arg("max_cycles") = py::none(),
-           "Runs until `until` (seconds or a duration string like \"2h\"), else until nothing is left to do")
-      .def("step_to", &PySimulation::StepTo, py::arg("time"),
+           py::kw_only(), py::arg("check_invariants") = false,
+           "Runs until `until` (seconds or a duration string like \"2h\"), else until nothing is left to do; "
+           "check_invariants=True verifies Kueue's invariants after every event and cycle (RuntimeError on a "
+           "violation; stays on for later calls)")
+      .def("step_to", &PySimulation::StepTo, py::arg("time"), py::kw_only(), py::arg("check_invariants") = false,
            "Runs up to simulated time `time` (seconds or a duration string); events at that time happen")
       .def("events", &PySimulation::Events, "The event log so far: a list of dicts, the JSONL event log's fields")
       .def("events_frame", &PySimulation::EventsFrame, "events() as a pandas DataFrame (needs pandas)")

@@ -35,6 +35,7 @@ void Engine::RunUntil(SimTime time) {
     now_ = event.time;
     ++processed_;
     event.handler->HandleEvent(event.kind, event.a, event.b);
+    if (observer_ != nullptr && !observer_->AfterEvent()) [[unlikely]] return;
   }
   if (time > now_) now_ = time;
 }

@@ -202,12 +202,31 @@ std::vector<const runtime::ClusterRuntime*> Simulation::cluster_pointers() const
   return out;
 }
 
+void Simulation::EnableInvariantChecks() {
+  std::vector<const cluster::ClusterState*> states;
+  for (const auto& runtime : runtimes_) states.push_back(&runtime->state());
+  checker_ = std::make_unique<InvariantChecker>(std::move(states));
+  sinks_.push_back(checker_.get());
+  check_hook_ = std::make_unique<CheckHook>(this);
+  engine_.set_observer(check_hook_.get());
+}
+
+bool Simulation::CheckHook::AfterEvent() {
+  const engine::Engine& engine = sim_->engine_;
+  return sim_->checker_
+      ->Check(engine.now(), fmt::format("after engine event #{} at {} s", engine.events_processed(),
+                                        FormatSeconds(engine.now())))
+      .ok();
+}
+
 absl::Status Simulation::Run(const RunOptions& options) {
+  if (options.check_invariants && checker_ == nullptr) EnableInvariantChecks();
   if (!started_) {
     started_ = true;
     for (auto& runtime : runtimes_) KUEUESIM_RETURN_IF_ERROR(runtime->Start());
     for (auto& controller : multikueue_) controller->Start();
     for (auto& ingester : ingesters_) KUEUESIM_RETURN_IF_ERROR(ingester->Prime());
+    if (checker_ != nullptr) KUEUESIM_RETURN_IF_ERROR(checker_->Check(engine_.now(), "at the start"));
   }
   const std::optional<SimTime> until = options.until.has_value() ? options.until : scenario_.settings.until;
   // CronJobs create Jobs up to the end of the run, or the horizon.
@@ -225,6 +244,7 @@ absl::Status Simulation::Run(const RunOptions& options) {
   SimTime instant = engine_.now();
   while (true) {
     engine_.RunDueNow();
+    if (checker_ != nullptr) KUEUESIM_RETURN_IF_ERROR(checker_->status());
     for (const auto& ingester : ingesters_) KUEUESIM_RETURN_IF_ERROR(ingester->status());
     if (engine_.now() != instant) {
       instant = engine_.now();
@@ -240,6 +260,11 @@ absl::Status Simulation::Run(const RunOptions& options) {
       if (options.max_cycles.has_value() && cycles_ >= *options.max_cycles) return absl::OkStatus();
       bool progressed = runtime.RunCycle();
       ++cycles_;
+      if (checker_ != nullptr) {
+        KUEUESIM_RETURN_IF_ERROR(checker_->Check(
+            engine_.now(), fmt::format("after cycle {} (cluster \"{}\") at {} s", cycles_,
+                                       scenario_.clusters[i].name, FormatSeconds(engine_.now()))));
+      }
       ran_cycle = true;
       if (++cycles_this_instant > kMaxCyclesPerInstant) {
         return Internal(fmt::format("scheduling did not settle at time {} s after {} cycles",
@@ -281,6 +306,10 @@ absl::Status Simulation::Run(const RunOptions& options) {
       break;
     }
     engine_.AdvanceTo(*next);
+  }
+  if (checker_ != nullptr) {
+    KUEUESIM_RETURN_IF_ERROR(
+        checker_->Check(engine_.now(), fmt::format("at the end of the run ({} s)", FormatSeconds(engine_.now()))));
   }
   return absl::OkStatus();
 }

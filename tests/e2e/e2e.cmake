@@ -5,6 +5,20 @@ find_package(Python3 COMPONENTS Interpreter REQUIRED)
 add_test(NAME e2e.scenarios
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/run_scenarios.py
           --sim $<TARGET_FILE:kueuesim_cli> --root ${PROJECT_SOURCE_DIR}/scenarios)
+# Every Kueue conformance case again with --check-invariants (through a
+# wrapper: check.py passes no extra flags). The cases live outside the tree
+# (../shared/conformance by default, as for dev.sh); without them the test is
+# not defined.
+set(KUEUESIM_CONFORMANCE_DIR "${PROJECT_SOURCE_DIR}/../shared/conformance" CACHE PATH
+    "Kueue conformance cases (check.py)")
+if(EXISTS "${KUEUESIM_CONFORMANCE_DIR}/check.py")
+  add_test(NAME e2e.conformance_invariants
+    COMMAND ${Python3_EXECUTABLE} ${KUEUESIM_CONFORMANCE_DIR}/check.py
+            --sim ${PROJECT_SOURCE_DIR}/tests/conformance/kueuesim_checked.sh
+            --known-failures ${PROJECT_SOURCE_DIR}/tests/conformance/known_failures.txt)
+  set_tests_properties(e2e.conformance_invariants PROPERTIES
+    ENVIRONMENT "KUEUESIM_BIN=$<TARGET_FILE:kueuesim_cli>" TIMEOUT 900)
+endif()
 add_test(NAME e2e.bad_input
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/bad_input_test.py
           --sim $<TARGET_FILE:kueuesim_cli>)

@@ -14,7 +14,10 @@ A scenario file that starts with '# kueuesim: part of <file>' is an input of
 another scenario and is not run on its own. Run with --update to rewrite the
 expected files after a deliberate change (then review the diff).
 
-Usage: run_scenarios.py --sim PATH --root DIR [--update] [-k SUBSTRING]
+Every run has --check-invariants (docs/invariants.md): a violation of Kueue's
+invariants fails the scenario; --no-check-invariants leaves it out.
+
+Usage: run_scenarios.py --sim PATH --root DIR [--update] [-k SUBSTRING] [--no-check-invariants]
 """
 import argparse
 import difflib
@@ -38,7 +41,7 @@ def scenarios(root):
             yield path
 
 
-def run(sim, path, tmp, root):
+def run(sim, path, tmp, root, check_invariants=True):
     # Run from the directory above the root with paths relative to it, so that
     # the file names in messages ("scenarios/docs/x.yaml:12: ...") do not
     # depend on where the checkout or the build is.
@@ -55,6 +58,8 @@ def run(sim, path, tmp, root):
     flags = [a for a in args if not a.endswith(".yaml")]
     files = [os.path.relpath(os.path.abspath(f), cwd) for f in files]
     cmd = [os.path.abspath(sim), "run"] + files + flags + ["--summary", summary, "--events", events, "--quiet"]
+    if check_invariants:
+        cmd.append("--check-invariants")
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=cwd)
     if p.returncode != 0:
         return None, None, f"exit {p.returncode}: {p.stderr.strip()}"
@@ -87,6 +92,7 @@ def main():
     ap.add_argument("--root", required=True)
     ap.add_argument("--update", action="store_true")
     ap.add_argument("-k", default="")
+    ap.add_argument("--no-check-invariants", dest="check_invariants", action="store_false")
     args = ap.parse_args()
     failures = 0
     count = 0
@@ -96,9 +102,9 @@ def main():
         count += 1
         base = path[: -len(".yaml")]
         with tempfile.TemporaryDirectory() as tmp:
-            summary, events, err = run(args.sim, path, tmp, args.root)
+            summary, events, err = run(args.sim, path, tmp, args.root, args.check_invariants)
             # A second run must give byte-identical output.
-            summary2, events2, err2 = run(args.sim, path, tmp, args.root)
+            summary2, events2, err2 = run(args.sim, path, tmp, args.root, args.check_invariants)
         errors = []
         if err:
             errors.append(err)

@@ -46,9 +46,20 @@ class EventQueue {
   std::vector<Event> heap_;
 };
 
+// Watches the events as they run (invariant checking): called after each
+// event's handler; returning false stops RunUntil there.
+class EventObserver {
+ public:
+  virtual ~EventObserver() = default;
+  virtual bool AfterEvent() = 0;
+};
+
 // The clock and the pending events of one simulation.
 class Engine {
  public:
+  // Sets (null: clears) the observer of every event. Costs one branch per
+  // event when unset.
+  void set_observer(EventObserver* observer) { observer_ = observer; }
   SimTime now() const { return now_; }
   // Schedules an event at `time` (clamped to now: the past cannot be
   // scheduled).
@@ -76,6 +87,7 @@ class Engine {
   SimTime now_ = 0;
   uint64_t next_sequence_ = 0;
   uint64_t processed_ = 0;
+  EventObserver* observer_ = nullptr;
 };
 
 }  // namespace kueuesim::engine

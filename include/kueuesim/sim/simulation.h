@@ -19,6 +19,7 @@
 #include "kueuesim/multikueue/multikueue_controller.h"
 #include "kueuesim/policy/registry.h"
 #include "kueuesim/scenario/scenario.h"
+#include "kueuesim/sim/invariants.h"
 #include "kueuesim/trace/workload_source.h"
 
 namespace kueuesim::sim {
@@ -41,6 +42,10 @@ struct RunOptions {
   std::optional<SimTime> until;
   // Stop after this many scheduling cycles in total.
   std::optional<int64_t> max_cycles;
+  // Verify Kueue's invariants after every event and every scheduling cycle
+  // (sim/invariants.h); the first violation ends the run with an error.
+  // Once on, it stays on for later Run calls.
+  bool check_invariants = false;
 };
 
 class Simulation {
@@ -81,6 +86,8 @@ class Simulation {
   // The scenario's CronJobs and the Jobs they created (CronJob Jobs that
   // took a default duration are counted in scenario().report).
   std::vector<CronJobReport> cron_job_reports() const;
+  // The invariant checker, when a Run turned it on (else null).
+  const InvariantChecker* invariant_checker() const { return checker_.get(); }
 
  private:
   class FanOut : public cluster::EventSink {
@@ -122,6 +129,19 @@ class Simulation {
     absl::Status status_;
   };
 
+  // Runs the invariant checks after each engine event.
+  class CheckHook : public engine::EventObserver {
+   public:
+    explicit CheckHook(Simulation* sim) : sim_(sim) {}
+    bool AfterEvent() override;
+
+   private:
+    Simulation* sim_;
+  };
+
+  // Turns the checker on (first Run with check_invariants).
+  void EnableInvariantChecks();
+
   Simulation();  // out of line: CronJobController is incomplete here
   absl::Status CreateMultiKueue(const policy::PolicyRegistry& registry);
 
@@ -144,6 +164,8 @@ class Simulation {
   bool started_ = false;
   bool stopped_at_until_ = false;
   int64_t cycles_ = 0;
+  std::unique_ptr<InvariantChecker> checker_;
+  std::unique_ptr<CheckHook> check_hook_;
 };
 
 }  // namespace kueuesim::sim

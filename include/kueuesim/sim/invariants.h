@@ -1,0 +1,83 @@
+// Invariant checking (`kueuesim run --check-invariants`, RunOptions::
+// check_invariants): after every engine event and every scheduling cycle the
+// checker recomputes, from the workload records alone, what Kueue
+// guarantees and compares it with the engine's incremental bookkeeping. The
+// first mismatch becomes an error Status naming the invariant, the time,
+// the last event, the object and the figures. docs/invariants.md lists the
+// invariants and Kueue's source for each.
+//
+// Off (the default) it costs one branch per event and per cycle.
+#ifndef KUEUESIM_SIM_INVARIANTS_H_
+#define KUEUESIM_SIM_INVARIANTS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "kueuesim/base/time.h"
+#include "kueuesim/cluster/cluster_state.h"
+#include "kueuesim/cluster/events.h"
+
+namespace kueuesim::sim {
+
+// Quota accounting: every ClusterQueue's usage per (flavor, resource)
+// equals the sum of the usage in the admissions of the workloads holding
+// quota there; every cohort's usage equals what its children's usage
+// overflows their local (lending-limit) quota; no usage is negative.
+// `where` says when (e.g. "after cycle 12 at 30 s").
+absl::Status CheckQuotaAccounting(const cluster::ClusterState& state, const std::string& where);
+
+// Workload states: a workload holds quota exactly when it is QuotaReserved
+// or Admitted, holds it in one ClusterQueue and appears once in that
+// queue's list of holders; finished, deactivated, not-yet-arrived and
+// released workloads are in no queue and hold nothing; a workload that
+// holds quota is not also queued for admission; nothing is left in flight
+// between cycles.
+absl::Status CheckWorkloadStates(const cluster::ClusterState& state, const std::string& where);
+
+// Admission within limits: right after `id` reserved quota, every
+// (flavor, resource) it was given a positive amount of is within what Kueue
+// lets a ClusterQueue use (nominal quota, plus what it may borrow from its
+// cohort up to its borrowingLimit, minus what other ClusterQueues'
+// lendingLimits keep out of reach): Kueue's fit test at admission.
+absl::Status CheckAdmissionFits(const cluster::ClusterState& state, cluster::WorkloadId id,
+                                const std::string& where);
+
+// Follows a run: an EventSink for event-level invariants (times never go
+// back) and the workloads that reserve quota, and the checks at each check
+// point. The first violation is kept; later ones are ignored.
+class InvariantChecker : public cluster::EventSink {
+ public:
+  explicit InvariantChecker(std::vector<const cluster::ClusterState*> clusters)
+      : clusters_(std::move(clusters)) {}
+
+  void OnEvent(const cluster::SimEvent& event) override;
+  // Runs every state check; `where` names the check point. Returns the
+  // first violation so far.
+  const absl::Status& Check(SimTime now, const std::string& where);
+  const absl::Status& status() const { return status_; }
+  int64_t checks() const { return checks_; }
+
+ private:
+  void Fail(absl::Status status);
+  std::string Where(const std::string& where) const;
+
+  std::vector<const cluster::ClusterState*> clusters_;
+  absl::Status status_;
+  SimTime last_event_time_ = 0;
+  SimTime last_check_time_ = 0;
+  int64_t events_ = 0;
+  int64_t checks_ = 0;
+  std::string last_event_;
+  // Workloads that reserved quota since the last check point.
+  struct Reservation {
+    const cluster::ClusterState* cluster;
+    cluster::WorkloadId workload;
+  };
+  std::vector<Reservation> reserved_;
+};
+
+}  // namespace kueuesim::sim
+
+#endif  // KUEUESIM_SIM_INVARIANTS_H_

@@ -1,0 +1,339 @@
+// The invariant checker (sim/invariants.h): each invariant is broken on
+// purpose, by corrupting a live simulation's state through the runtime's
+// mutable_state() (test-only use), and must be caught with a message naming
+// the invariant, the object and the figures. Clean runs must pass.
+#include "kueuesim/sim/invariants.h"
+
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "kueuesim/base/time.h"
+#include "kueuesim/cluster/events.h"
+#include "kueuesim/sim/simulation.h"
+#include "testing/simulation_fixtures.h"
+
+namespace kueuesim {
+namespace {
+
+using cluster::ClusterState;
+using cluster::WorkloadId;
+using cluster::WorkloadPhase;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+
+std::string ClusterQueue(const std::string& name, const std::string& cohort, const std::string& limits) {
+  return fmt::format(R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {{name: {0}}}
+spec:
+{1}  namespaceSelector: {{}}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: default
+      resources:
+      - name: cpu
+        nominalQuota: "4"
+{2}---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {{name: {0}, namespace: ns}}
+spec: {{clusterQueue: {0}}}
+---
+)",
+                     name, cohort.empty() ? "" : fmt::format("  cohortName: {}\n", cohort), limits);
+}
+
+std::string Job(const std::string& name, const std::string& queue, const std::string& cpu,
+                const std::string& duration) {
+  return fmt::format(R"(apiVersion: batch/v1
+kind: Job
+metadata:
+  name: {0}
+  namespace: ns
+  labels:
+    kueue.x-k8s.io/queue-name: {1}
+  annotations:
+    kueuesim.io/arrival: 0s
+    kueuesim.io/duration: {3}
+spec:
+  template:
+    spec:
+      containers:
+      - name: main
+        resources:
+          requests:
+            cpu: "{2}"
+---
+)",
+                     name, queue, cpu, duration);
+}
+
+// Cohort "all": ClusterQueue "a" (4 cpu, borrowingLimit 2) and "b" (4 cpu,
+// lendingLimit 1); "solo" (4 cpu) has no cohort. At 50 s: j1 (2 cpu in a),
+// j2 (1 cpu in b) and j3 (2 cpu in solo) are admitted, j4 (8 cpu in a)
+// waits, j5 (2 cpu in solo, 5 s) has finished.
+std::string Scenario() {
+  return std::string("apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: default}\n---\n") +
+         ClusterQueue("a", "all", "        borrowingLimit: \"2\"\n") +
+         ClusterQueue("b", "all", "        lendingLimit: \"1\"\n") + ClusterQueue("solo", "", "") +
+         Job("j1", "a", "2", "100s") + Job("j2", "b", "1", "100s") + Job("j3", "solo", "2", "100s") +
+         Job("j4", "a", "8", "100s") + Job("j5", "solo", "2", "5s");
+}
+
+class InvariantsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto simulation = testing::SimulationFromYaml(Scenario(), {}, "invariants.yaml");
+    ASSERT_TRUE(simulation.ok()) << simulation.status();
+    sim_ = *std::move(simulation);
+    sim::RunOptions options;
+    options.until = 50 * kSecond;
+    options.check_invariants = true;
+    ASSERT_TRUE(sim_->Run(options).ok());
+    ASSERT_EQ(Wl("ns/job-j1").phase, WorkloadPhase::kAdmitted);
+    ASSERT_EQ(Wl("ns/job-j3").phase, WorkloadPhase::kAdmitted);
+    ASSERT_EQ(Wl("ns/job-j4").phase, WorkloadPhase::kPending);
+    ASSERT_EQ(Wl("ns/job-j5").phase, WorkloadPhase::kFinished);
+  }
+
+  // Test-only: the live state, to corrupt.
+  ClusterState& State() { return sim_->clusters()[0]->mutable_state(); }
+  WorkloadId Id(const std::string& key) {
+    for (WorkloadId id = 0; id < State().num_workloads(); ++id) {
+      if (State().workload(id).key == key) return id;
+    }
+    std::string keys;
+    for (WorkloadId id = 0; id < State().num_workloads(); ++id) keys += State().workload(id).key + " ";
+    ADD_FAILURE() << "no workload " << key << " among " << keys;
+    return 0;
+  }
+  cluster::WorkloadRecord& Wl(const std::string& key) { return State().workload(Id(key)); }
+  quota::FrId Cpu() { return State().FindFr(State().FindFlavor("default"), State().FindResource("cpu")); }
+  quota::NodeId Node(const std::string& cq) { return State().cq(State().FindClusterQueue(cq)).node; }
+  // Gives a workload `extra` more cpu, in its admission and in the quota
+  // tree alike (the accounting stays right; only the limits may break).
+  void Inflate(const std::string& key, Amount extra) {
+    cluster::WorkloadRecord& wl = Wl(key);
+    for (quota::FrAmount& u : wl.admission->usage) {
+      if (u.fr == Cpu()) u.amount += extra;
+    }
+    const quota::NodeId node = State().cq(wl.admission->cq).node;
+    if (extra >= 0) {
+      State().tree().AddUsage(node, Cpu(), extra);
+    } else {
+      State().tree().RemoveUsage(node, Cpu(), -extra);
+    }
+  }
+  absl::Status All() {
+    absl::Status s = sim::CheckWorkloadStates(State(), "here");
+    if (s.ok()) s = sim::CheckQuotaAccounting(State(), "here");
+    return s;
+  }
+
+  std::unique_ptr<sim::Simulation> sim_;
+};
+
+TEST_F(InvariantsTest, CleanRunPasses) {
+  EXPECT_TRUE(All().ok()) << All();
+  for (const char* key : {"ns/job-j1", "ns/job-j2", "ns/job-j3"}) {
+    EXPECT_TRUE(sim::CheckAdmissionFits(State(), Id(key), "here").ok()) << key;
+  }
+  ASSERT_NE(sim_->invariant_checker(), nullptr);
+  EXPECT_GT(sim_->invariant_checker()->checks(), 3);
+  // To the end: everything finishes and the quota is all given back.
+  sim::RunOptions options;
+  options.check_invariants = true;
+  ASSERT_TRUE(sim_->Run(options).ok());
+  EXPECT_TRUE(All().ok());
+  for (quota::NodeId n = 0; n < State().tree().num_nodes(); ++n) EXPECT_EQ(State().tree().usage(n, Cpu()), 0);
+}
+
+// --- Quota accounting ---
+
+TEST_F(InvariantsTest, ClusterQueueUsageOffTheWorkloadsIsCaught) {
+  State().tree().AddUsage(Node("a"), Cpu(), 1000);
+  EXPECT_THAT(std::string(All().message()),
+              AllOf(HasSubstr("invariant violated: a ClusterQueue's usage equals the quota its workloads hold (here)"),
+                    HasSubstr("ClusterQueue \"a\": usage of cpu of flavor default is 3, the workloads holding quota "
+                              "add up to 2")));
+}
+
+TEST_F(InvariantsTest, CohortUsageOffItsMembersIsCaught) {
+  State().tree().AddUsage(State().FindCohortNode("all"), Cpu(), 500);
+  EXPECT_THAT(std::string(All().message()),
+              AllOf(HasSubstr("a cohort's usage equals what its members use beyond their lending limits"),
+                    HasSubstr("Cohort \"all\": usage of cpu of flavor default is 2500m, the workloads holding quota "
+                              "add up to 2")));
+}
+
+TEST_F(InvariantsTest, NegativeUsageIsCaught) {
+  Wl("ns/job-j2").admission->usage[0].amount = -1000;
+  EXPECT_THAT(std::string(All().message()), AllOf(HasSubstr("usage is never negative"),
+                                     HasSubstr("workload \"ns/job-j2\" holds -1 of cpu of flavor default in "
+                                               "ClusterQueue \"b\"")));
+}
+
+// --- Workload states ---
+
+TEST_F(InvariantsTest, WorkloadListedTwiceIsCaught) {
+  State().cq(State().FindClusterQueue("a")).holding.push_back(Id("ns/job-j1"));
+  EXPECT_THAT(std::string(All().message()), AllOf(HasSubstr("no workload holds quota twice"),
+                                     HasSubstr("workload \"ns/job-j1\" is listed at position 1 of ClusterQueue \"a\"'s "
+                                               "holders, its record says position 0")));
+}
+
+TEST_F(InvariantsTest, HolderWithoutQuotaIsCaught) {
+  State().cq(State().FindClusterQueue("a")).holding.push_back(Id("ns/job-j4"));
+  EXPECT_THAT(std::string(All().message()), AllOf(HasSubstr("a ClusterQueue lists only workloads that hold its quota"),
+                                     HasSubstr("ClusterQueue \"a\" lists workload \"ns/job-j4\" (Pending), which holds "
+                                               "no quota")));
+}
+
+TEST_F(InvariantsTest, QuotaHolderMissingFromItsClusterQueueIsCaught) {
+  State().cq(State().FindClusterQueue("a")).holding.clear();
+  EXPECT_THAT(std::string(All().message()), AllOf(HasSubstr("a workload that holds quota is listed once by its ClusterQueue"),
+                                     HasSubstr("workload \"ns/job-j1\" holds quota in ClusterQueue \"a\" but is not "
+                                               "among its 0 holders")));
+}
+
+TEST_F(InvariantsTest, PendingWorkloadHoldingQuotaIsCaught) {
+  Wl("ns/job-j1").phase = WorkloadPhase::kPending;
+  EXPECT_THAT(std::string(All().message()), AllOf(HasSubstr("a workload holds quota exactly when QuotaReserved or Admitted"),
+                                     HasSubstr("workload \"ns/job-j1\" is Pending and holds quota in ClusterQueue "
+                                               "\"a\"")));
+}
+
+TEST_F(InvariantsTest, AdmittedWorkloadWithoutQuotaIsCaught) {
+  Wl("ns/job-j4").phase = WorkloadPhase::kAdmitted;
+  Wl("ns/job-j4").queue_state = cluster::QueueState::kNotQueued;
+  EXPECT_THAT(std::string(All().message()), AllOf(HasSubstr("a workload holds quota exactly when QuotaReserved or Admitted"),
+                                     HasSubstr("workload \"ns/job-j4\" is Admitted and holds no quota")));
+}
+
+TEST_F(InvariantsTest, AdmittedAndQueuedIsCaught) {
+  Wl("ns/job-j3").queue_state = cluster::QueueState::kQueued;
+  EXPECT_THAT(std::string(All().message()), AllOf(HasSubstr("no workload is in two states"),
+                                     HasSubstr("workload \"ns/job-j3\" holds quota in ClusterQueue \"solo\" and is "
+                                               "queued")));
+}
+
+TEST_F(InvariantsTest, FinishedAndQueuedIsCaught) {
+  Wl("ns/job-j5").queue_state = cluster::QueueState::kQueued;
+  EXPECT_THAT(std::string(All().message()),
+              AllOf(HasSubstr("no workload is in two states"), HasSubstr("workload \"ns/job-j5\" is Finished and queued")));
+}
+
+TEST_F(InvariantsTest, WorkloadLeftInFlightIsCaught) {
+  Wl("ns/job-j4").queue_state = cluster::QueueState::kInflight;
+  EXPECT_THAT(std::string(All().message()), AllOf(HasSubstr("no workload is left in flight between cycles"),
+                                     HasSubstr("workload \"ns/job-j4\" (Pending) is still popped")));
+}
+
+TEST_F(InvariantsTest, AdmissionMissingAPodSetIsCaught) {
+  Wl("ns/job-j1").admission->pod_sets.clear();
+  EXPECT_THAT(std::string(All().message()), AllOf(HasSubstr("an admission covers every pod set"),
+                                     HasSubstr("workload \"ns/job-j1\" has 1 pod sets, its admission 0")));
+}
+
+// --- Limits at admission ---
+
+TEST_F(InvariantsTest, AdmissionOverNominalWithoutCohortIsCaught) {
+  Inflate("ns/job-j3", 3000);
+  EXPECT_TRUE(All().ok()) << All();  // the accounting itself is consistent
+  EXPECT_THAT(std::string(sim::CheckAdmissionFits(State(), Id("ns/job-j3"), "here").message()),
+              AllOf(HasSubstr("admission stays within nominal quota (no cohort)"),
+                    HasSubstr("workload \"ns/job-j3\" reserved 5 of cpu of flavor default in ClusterQueue \"solo\": "
+                              "usage 5 > nominal 4")));
+}
+
+TEST_F(InvariantsTest, AdmissionOverBorrowingLimitIsCaught) {
+  Inflate("ns/job-j1", 5000);
+  EXPECT_THAT(std::string(sim::CheckAdmissionFits(State(), Id("ns/job-j1"), "here").message()),
+              AllOf(HasSubstr("admission stays within nominal quota + borrowingLimit"),
+                    HasSubstr("ClusterQueue \"a\": usage 7 > nominal 4 + borrowingLimit 2")));
+}
+
+TEST_F(InvariantsTest, AdmissionIntoAnotherQueuesLendingLimitIsCaught) {
+  // a may use its 4 and the 1 b lends: 5.5 is within a's borrowingLimit
+  // (4 + 2) but takes 0.5 of what b's lendingLimit keeps to b.
+  Inflate("ns/job-j1", 3500);
+  EXPECT_THAT(std::string(sim::CheckAdmissionFits(State(), Id("ns/job-j1"), "here").message()),
+              AllOf(HasSubstr("admission fits the cohort's quota"),
+                    HasSubstr("workload \"ns/job-j1\" reserved 5500m of cpu of flavor default in ClusterQueue \"a\": "
+                              "500m over what the ClusterQueue may use (usage 5500m)")));
+  Inflate("ns/job-j1", -500);
+  EXPECT_TRUE(All().ok()) << All();
+  EXPECT_TRUE(sim::CheckAdmissionFits(State(), Id("ns/job-j1"), "here").ok())
+      << sim::CheckAdmissionFits(State(), Id("ns/job-j1"), "here");
+}
+
+TEST_F(InvariantsTest, CheckerChecksEachReservation) {
+  sim::InvariantChecker checker({&State()});
+  Inflate("ns/job-j3", 3000);
+  cluster::SimEvent event;
+  event.type = cluster::EventType::kQuotaReserved;
+  event.time = 50 * kSecond;
+  event.cluster = &State();
+  event.workload = Id("ns/job-j3");
+  checker.OnEvent(event);
+  EXPECT_THAT(std::string(checker.Check(50 * kSecond, "after cycle 9").message()),
+              AllOf(HasSubstr("admission stays within nominal quota"),
+                    HasSubstr("after cycle 9; last event: #1 QuotaReserved at 50.0 s workload \"ns/job-j3\"")));
+}
+
+// --- Time ---
+
+TEST_F(InvariantsTest, EventTimeGoingBackIsCaught) {
+  sim::InvariantChecker checker({&State()});
+  cluster::SimEvent event;
+  event.type = cluster::EventType::kArrived;
+  event.time = 10 * kSecond;
+  checker.OnEvent(event);
+  event.time = 5 * kSecond;
+  checker.OnEvent(event);
+  EXPECT_THAT(std::string(checker.status().message()), AllOf(HasSubstr("event times never go back (event #2)"),
+                                                HasSubstr("Arrived at 5.0 s comes after an event at 10.0 s")));
+}
+
+TEST_F(InvariantsTest, ClockGoingBackIsCaught) {
+  sim::InvariantChecker checker({&State()});
+  EXPECT_TRUE(checker.Check(10 * kSecond, "first").ok());
+  EXPECT_THAT(std::string(checker.Check(9 * kSecond, "second").message()),
+              AllOf(HasSubstr("simulated time never goes back (second)"),
+                    HasSubstr("the clock reads 9.0 s after 10.0 s")));
+}
+
+// --- Through the simulation ---
+
+TEST_F(InvariantsTest, RunStopsAtTheFirstViolation) {
+  State().tree().AddUsage(Node("solo"), Cpu(), 1000);
+  sim::RunOptions options;
+  options.check_invariants = true;
+  absl::Status status = sim_->Run(options);
+  EXPECT_THAT(std::string(status.message()),
+              AllOf(HasSubstr("ClusterQueue \"solo\": usage of cpu"),
+                    HasSubstr("after engine event #")));
+  // It stopped there: j1..j3 (100 s) have not finished.
+  EXPECT_EQ(sim_->now(), 100 * kSecond);
+  EXPECT_EQ(Wl("ns/job-j3").phase, WorkloadPhase::kAdmitted);
+}
+
+TEST_F(InvariantsTest, OffChecksNothing) {
+  auto simulation = testing::SimulationFromYaml(Scenario(), {}, "invariants.yaml");
+  ASSERT_TRUE(simulation.ok());
+  sim::RunOptions options;
+  options.until = 50 * kSecond;
+  ASSERT_TRUE((*simulation)->Run(options).ok());
+  EXPECT_EQ((*simulation)->invariant_checker(), nullptr);
+  ClusterState& state = (*simulation)->clusters()[0]->mutable_state();
+  state.tree().AddUsage(state.cq(state.FindClusterQueue("solo")).node, Cpu(), 1000);
+  EXPECT_TRUE((*simulation)->Run(sim::RunOptions{}).ok());
+}
+
+}  // namespace
+}  // namespace kueuesim
