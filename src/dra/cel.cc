@@ -535,7 +535,39 @@ std::pair<std::string_view, std::string_view> SplitQualified(const std::string& 
   return {std::string_view(name).substr(0, slash), std::string_view(name).substr(slash + 1)};
 }
 
+Value ScalarAttributeValue(const model::DeviceAttribute& a);
+
+// A list-typed attribute (DRAListTypeAttributes: ints, bools, strings,
+// versions) is a CEL list of its values.
+Value ListAttributeValue(const model::DeviceAttribute& a) {
+  List items;
+  model::DeviceAttribute one;
+  one.type = a.type;
+  switch (a.type) {
+    case model::DeviceAttribute::Type::kInt:
+      for (int64_t v : a.int_values) items.push_back(Value::Int(v));
+      break;
+    case model::DeviceAttribute::Type::kBool:
+      for (bool v : a.bool_values) items.push_back(Value::Bool(v));
+      break;
+    case model::DeviceAttribute::Type::kString:
+    case model::DeviceAttribute::Type::kVersion:
+      for (const std::string& v : a.string_values) {
+        one.string_value = v;
+        Value item = ScalarAttributeValue(one);
+        if (item.is_error()) return item;
+        items.push_back(std::move(item));
+      }
+      break;
+  }
+  return Value::ListOf(std::move(items));
+}
+
 Value AttributeValue(const model::DeviceAttribute& a) {
+  return a.is_list ? ListAttributeValue(a) : ScalarAttributeValue(a);
+}
+
+Value ScalarAttributeValue(const model::DeviceAttribute& a) {
   switch (a.type) {
     case model::DeviceAttribute::Type::kInt: return Value::Int(a.int_value);
     case model::DeviceAttribute::Type::kBool: return Value::Bool(a.bool_value);
@@ -3189,7 +3221,8 @@ CelResult CelExpression::Evaluate(const std::string& driver, const model::Device
   CelResult result;
   // As DeviceMatches: every attribute must convert, a version must parse.
   for (const auto& [name, attr] : device.attributes) {
-    if (attr.type == model::DeviceAttribute::Type::kVersion && !ParseSemver(attr.string_value).has_value()) {
+    if (!attr.is_list && attr.type == model::DeviceAttribute::Type::kVersion &&
+        !ParseSemver(attr.string_value).has_value()) {
       result.outcome = CelResult::Outcome::kError;
       result.error = fmt::format("attribute {}: parse semantic version: invalid version \"{}\"", name, attr.string_value);
       return result;

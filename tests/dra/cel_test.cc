@@ -143,6 +143,37 @@ TEST(CelTest, BoolAttributes) {
   EXPECT_TRUE(Match("device.allowMultipleAllocations", d));
 }
 
+// Setup: list-typed attributes (DRAListTypeAttributes): numaNode ints
+// [0, 1], pcieRoots strings, firmware versions. Expected: each is a CEL
+// list: `in`, size(), exists() and indexing work on it; a version list
+// holds semver values.
+TEST(CelTest, ListTypedAttributes) {
+  model::Device d = H100();
+  model::DeviceAttribute numa;
+  numa.type = model::DeviceAttribute::Type::kInt;
+  numa.is_list = true;
+  numa.int_values = {0, 1};
+  d.attributes["resource.kubernetes.io/numaNode"] = numa;
+  model::DeviceAttribute roots;
+  roots.type = model::DeviceAttribute::Type::kString;
+  roots.is_list = true;
+  roots.string_values = {"pci0000:00", "pci0000:80"};
+  d.attributes["gpu.example.com/pcieRoots"] = roots;
+  model::DeviceAttribute firmware;
+  firmware.type = model::DeviceAttribute::Type::kVersion;
+  firmware.is_list = true;
+  firmware.string_values = {"1.2.3", "2.0.0"};
+  d.attributes["gpu.example.com/firmware"] = firmware;
+  const std::string numa_node = "device.attributes[\"resource.kubernetes.io\"].numaNode";
+  EXPECT_TRUE(Match("1 in " + numa_node, d));
+  EXPECT_FALSE(Match("2 in " + numa_node, d));
+  EXPECT_TRUE(Match("size(" + numa_node + ") == 2", d));
+  EXPECT_TRUE(Match(numa_node + "[1] == 1", d));
+  EXPECT_TRUE(Match("device.attributes[\"gpu.example.com\"].pcieRoots.exists(r, r.startsWith(\"pci0000:8\"))", d));
+  EXPECT_TRUE(Match("device.attributes[\"gpu.example.com\"].firmware.all(v, v.isGreaterThan(semver(\"1.0.0\")))", d));
+  EXPECT_FALSE(Match("device.attributes[\"gpu.example.com\"].firmware.all(v, v.major() >= 2)", d));
+}
+
 // Setup: model "H100", cores 132. Expected: model in ["A100","H100"] true,
 // in ["L4"] false, in [] false, cores in [64, 132] true, driver in a list.
 TEST(CelTest, InList) {
