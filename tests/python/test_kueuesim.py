@@ -90,6 +90,18 @@ class RunningTest(unittest.TestCase):
         with open(QUICKSTART[:-len(".yaml")] + ".expected.jsonl") as fh:
             self.assertEqual(sim.events(), [json.loads(line) for line in fh])
 
+    def test_check_invariants_passes_and_changes_nothing(self):
+        scenario = kueuesim.load(QUICKSTART)
+        plain = scenario.simulation()
+        plain.run()
+        checked = scenario.simulation()
+        checked.step_to("45m", check_invariants=True)
+        checked.run()  # stays on
+        self.assertEqual(checked.summary(), plain.summary())
+        self.assertEqual(checked.events(), plain.events())
+        with self.assertRaises(TypeError):  # keyword only
+            scenario.simulation().run(None, None, True)
+
     def test_step_to_then_run_gives_the_same_result(self):
         scenario = kueuesim.load(QUICKSTART)
         whole = scenario.simulation()
