@@ -2314,7 +2314,8 @@ class Evaluator {
           if (n.optional_entries[k]) {
             if (v.k != K::kOptional) return NoSuchOverload();
             if (v.list->empty()) continue;
-            v = v.list->front();
+            Value inner = v.list->front();  // a copy first: v owns the list
+            v = std::move(inner);
           }
           items.push_back(std::move(v));
         }
@@ -2333,7 +2334,8 @@ class Evaluator {
           if (n.optional_entries[k / 2]) {
             if (value.k != K::kOptional) return NoSuchOverload();
             if (value.list->empty()) continue;
-            value = value.list->front();
+            Value inner = value.list->front();  // a copy first: value owns the list
+            value = std::move(inner);
           }
           for (const auto& [existing, unused] : m->entries) {
             if (ValuesEqual(existing, key, env_)) return Value::Error("Failed with repeated key");
