@@ -379,16 +379,14 @@ TEST(DraSimulationTest, ChargedAfterExcludedPrefixesAndTransformations) {
   EXPECT_FALSE(run->HasRequest("ml/job-train", "cpu"));
 }
 
-// Setup: a DeviceClass with extendedResourceName example.com/gpu and
-// selector on gpu.example.com is mapped to whole-gpus; a job's pod requests
-// example.com/gpu: 2 in its container (no claims).
-// Expected (KueueDRAIntegrationExtendedResource, on by default): the
-// extended resource is replaced by whole-gpus 2.
-TEST(DraSimulationTest, ExtendedResourceBackedByDraIsChargedAsTheMapping) {
+// The cluster with a DeviceClass gpu-ext.example.com that backs the
+// extended resource example.com/gpu with gpu.example.com devices, mapped to
+// whole-gpus next to gpu.example.com.
+std::string ExtendedGpuClusterYaml() {
   std::string config = ConfigurationYaml();
   const std::string mapped = "    deviceClassNames: [gpu.example.com]\n";
   config.replace(config.find(mapped), mapped.size(), "    deviceClassNames: [gpu.example.com, gpu-ext.example.com]\n");
-  auto run = RunYaml(ClusterYaml(config) + R"(apiVersion: resource.k8s.io/v1
+  return ClusterYaml(config) + R"(apiVersion: resource.k8s.io/v1
 kind: DeviceClass
 metadata:
   name: gpu-ext.example.com
@@ -398,7 +396,16 @@ spec:
   - cel:
       expression: device.driver == "gpu.example.com"
 ---
-)" + JobYaml("ext", "", 1, "1h", "", false, "            example.com/gpu: \"2\"\n"));
+)";
+}
+
+// Setup: a DeviceClass with extendedResourceName example.com/gpu and
+// selector on gpu.example.com is mapped to whole-gpus; a job's pod requests
+// example.com/gpu: 2 in its container (no claims).
+// Expected (KueueDRAIntegrationExtendedResource, on by default): the
+// extended resource is replaced by whole-gpus 2.
+TEST(DraSimulationTest, ExtendedResourceBackedByDraIsChargedAsTheMapping) {
+  auto run = RunYaml(ExtendedGpuClusterYaml() + JobYaml("ext", "", 1, "1h", "", false, "            example.com/gpu: \"2\"\n"));
   ASSERT_NE(run, nullptr);
   EXPECT_EQ(run->PerPod("ml/job-ext", "whole-gpus"), 2);
   EXPECT_FALSE(run->HasRequest("ml/job-ext", "example.com/gpu"));
@@ -413,9 +420,6 @@ spec:
 // charged whole-gpus 1 per pod (not the pod's effective request of 2), the
 // two-container job 2.
 TEST(DraSimulationTest, ExtendedResourceOfASidecarIsChargedAsKueueAggregatesIt) {
-  std::string config = ConfigurationYaml();
-  const std::string mapped = "    deviceClassNames: [gpu.example.com]\n";
-  config.replace(config.find(mapped), mapped.size(), "    deviceClassNames: [gpu.example.com, gpu-ext.example.com]\n");
   const std::string gpu = "            example.com/gpu: \"1\"\n";
   std::string sidecar_job = JobYaml("side", "", 1, "1h", "", false, gpu);
   sidecar_job.replace(sidecar_job.find("      containers:"), 0,
@@ -424,17 +428,7 @@ TEST(DraSimulationTest, ExtendedResourceOfASidecarIsChargedAsKueueAggregatesIt) 
   std::string two_containers = JobYaml("two", "", 1, "1h", "", false, gpu);
   two_containers.replace(two_containers.find("---\n"), 0,
                          "      - name: helper\n        resources:\n          requests:\n" + gpu);
-  auto run = RunYaml(ClusterYaml(config) + R"(apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata:
-  name: gpu-ext.example.com
-spec:
-  extendedResourceName: example.com/gpu
-  selectors:
-  - cel:
-      expression: device.driver == "gpu.example.com"
----
-)" + sidecar_job + two_containers);
+  auto run = RunYaml(ExtendedGpuClusterYaml() + sidecar_job + two_containers);
   ASSERT_NE(run, nullptr);
   EXPECT_EQ(run->PerPod("ml/job-side", "whole-gpus"), 1);
   EXPECT_FALSE(run->HasRequest("ml/job-side", "example.com/gpu"));
