@@ -23,6 +23,7 @@ PACKAGES=(build-essential cmake pkg-config python3 libabsl-dev libboost-graph-de
           python3-pandas   # DataFrames of the Python module (docs/python.md#tables), tested with and without it
           tzdata     # IANA time zones for CronJob spec.timeZone (absl::LoadTimeZone reads /usr/share/zoneinfo)
           chromium   # renders the HTML report in tests/e2e/report_render_test.sh
+          libjs-dygraphs  # the charting library the HTML report inlines (docs/decisions.md)
           valgrind)  # counts instructions for the speed guard (tests/perf/instruction_gate.py)
 CONFORMANCE="${ROOT}/../shared/conformance/check.py"
 

@@ -18,6 +18,7 @@
 // internal error); 4 a run whose --check thresholds failed.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -207,6 +208,15 @@ int Run(const RunArgs& given_args) {
   }
   if (!args.summary.empty() && !cli::WriteOutput(args.summary, metrics::SummaryToJson(summary))) {
     return kExitRunFailed;
+  }
+  // The run directory also records the scenario's startTime, for the
+  // report's wall-clock axes (report/run_data.h).
+  if (!args.out_dir.empty()) {
+    std::string info = "{}\n";
+    if (scenario->settings.start_time_from_input && scenario->settings.start_time.has_value()) {
+      info = "{\"startTime\": \"" + FormatRfc3339(*scenario->settings.start_time) + "\"}\n";
+    }
+    if (!cli::WriteOutput((std::filesystem::path(args.out_dir) / "run.json").string(), info)) return kExitRunFailed;
   }
   if (!args.quiet) {
     std::string text = metrics::FormatSummary(summary);

@@ -443,7 +443,7 @@ absl::Status PrepareRunDirectory(const std::string& dir, std::string* events, st
 }
 
 ResultsCommands::ResultsCommands(CLI::App* app) {
-  report_ = app->add_subcommand("report", "Write an HTML report (inline SVG charts) of one or more run directories");
+  report_ = app->add_subcommand("report", "Write an HTML report (interactive charts, one offline file) of one or more run directories");
   report_->add_option("runs", report_runs_, "Run directories written by `kueuesim run ... --out DIR`")->required();
   report_->add_option("-o,--output", report_output_, "The HTML file to write, or - for stdout")->required();
   report_->footer(
@@ -512,7 +512,9 @@ int ResultsCommands::Report() const {
       if (i != j && runs[i].label == runs[j].label) runs[i].label = runs[i].directory;
     }
   }
-  if (!WriteOutput(report_output_, report::RenderHtmlReport(runs))) return kExitRunFailed;
+  auto html = report::RenderHtmlReport(runs);
+  if (!html.ok()) return Fail(html.status());
+  if (!WriteOutput(report_output_, *html)) return kExitRunFailed;
   return kExitOk;
 }
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/status/status.h"
+#include "kueuesim/base/time.h"
 
 namespace kueuesim::report {
 namespace {
@@ -61,6 +62,13 @@ absl::Status LoadSummary(const std::string& file, RunData* run) {
       QueueFigures q;
       q.cluster = Text(cluster, "name");
       q.name = Text(cq, "name");
+      q.cohort = Text(cq, "cohort");
+      auto reasons = cq.find("pendingByReason");
+      if (reasons != cq.end() && reasons->is_object()) {
+        for (const auto& [reason, count] : reasons->items()) {
+          if (count.is_number_integer()) q.pending_by_reason[reason] = count.get<int64_t>();
+        }
+      }
       q.admitted = Count(cq, "admitted");
       q.finished = Count(cq, "finished");
       q.pending = Count(cq, "pending");
@@ -89,7 +97,27 @@ absl::Status LoadSummary(const std::string& file, RunData* run) {
       }
       run->queues.push_back(std::move(q));
     }
+    auto lwss = cluster.find("leaderWorkerSets");
+    if (lwss != cluster.end() && lwss->is_array()) {
+      for (const json& l : *lwss) {
+        LwsFigures lws;
+        lws.cluster = Text(cluster, "name");
+        lws.name = Text(l, "name");
+        lws.replicas = Count(l, "replicas");
+        auto ready = l.find("readyGroups");
+        if (ready != l.end() && ready->is_array()) {
+          for (const json& point : *ready) {
+            if (point.is_array() && point.size() == 2 && point[0].is_number() && point[1].is_number()) {
+              lws.ready_groups.emplace_back(point[0].get<double>(), point[1].get<double>());
+            }
+          }
+        }
+        run->leader_worker_sets.push_back(std::move(lws));
+      }
+    }
   }
+  auto multikueue = doc.find("multiKueue");
+  run->multikueue = multikueue != doc.end() && multikueue->is_array() && !multikueue->empty();
   return absl::OkStatus();
 }
 
@@ -155,6 +183,24 @@ absl::Status LoadEvents(const std::string& file, RunData* run) {
   return absl::OkStatus();
 }
 
+// run.json: {"startTime": "2024-01-01T00:00:00Z"}.
+absl::Status LoadRunInfo(const std::string& file, RunData* run) {
+  std::ifstream in(file);
+  if (!in) return absl::OkStatus();
+  json doc = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_object()) return FieldError(file, 0, "not a JSON object");
+  auto start = doc.find("startTime");
+  if (start == doc.end() || start->is_null()) return absl::OkStatus();
+  if (!start->is_string()) return FieldError(file, 0, "field \"startTime\" is not an RFC 3339 string");
+  auto parsed = ParseRfc3339(start->get<std::string>());
+  if (!parsed.ok()) {
+    return FieldError(file, 0, fmt::format("field \"startTime\": {}", std::string(parsed.status().message())));
+  }
+  run->start_time = static_cast<double>(*parsed) / 1e6;
+  run->start_time_text = start->get<std::string>();
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<RunData> LoadRunDirectory(const std::string& dir) {
@@ -173,6 +219,8 @@ absl::StatusOr<RunData> LoadRunDirectory(const std::string& dir) {
   status = LoadTimeSeries((path / "timeseries.jsonl").string(), &run);
   if (!status.ok()) return status;
   status = LoadEvents((path / "events.jsonl").string(), &run);
+  if (!status.ok()) return status;
+  status = LoadRunInfo((path / "run.json").string(), &run);
   if (!status.ok()) return status;
   return run;
 }

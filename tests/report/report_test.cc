@@ -1,7 +1,9 @@
 // Tests for kueuesim/report: reading a run directory back (summary, time
-// series, events) with clear errors, and the HTML report built from it:
-// self-contained, deterministic, one chart per series, utilization as
-// usage over quota.
+// series, events, run.json) with clear errors, and the HTML report built
+// from it: one offline file with the charting library inlined,
+// deterministic, every ClusterQueue charted, every run in every legend,
+// step data as steps, degenerate distributions visible, one unit per table
+// column, wall-clock axes from the scenario's startTime.
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -79,26 +81,109 @@ TEST(RunDataTest, ReadsSummaryTimeSeriesAndEvents) {
   EXPECT_EQ(run->waits["cq"], (std::vector<double>{0, 30}));
   EXPECT_EQ(run->preemptions, (std::vector<double>{50}));
 
-  const std::string html = RenderHtmlReport({*run, *run});
-  EXPECT_EQ(html, RenderHtmlReport({*run, *run}));
+  auto rendered = RenderHtmlReport({*run, *run});
+  ASSERT_THAT(rendered, IsOk());
+  const std::string& html = *rendered;
+  auto again = RenderHtmlReport({*run, *run});
+  ASSERT_THAT(again, IsOk());
+  EXPECT_EQ(html, *again);
   EXPECT_THAT(html, HasSubstr("<!DOCTYPE html>"));
-  EXPECT_THAT(html, Not(HasSubstr("<script")));
-  EXPECT_THAT(html, Not(HasSubstr("href=")));
-  EXPECT_THAT(html, Not(HasSubstr("src=")));
-  // Utilization (50% then 100% of 4 cpu), pending (absent: no chart rows),
-  // the wait CDF and the preemptions chart.
-  EXPECT_THAT(html, HasSubstr("aria-label=\"cq f cpu\""));
-  // The idle ClusterQueue's waits read "-" (no data), never "0 s".
-  EXPECT_THAT(html, HasSubstr("<td>0</td><td>0</td><td>0</td><td>0</td><td>-</td><td>-</td></tr>"));
-  EXPECT_THAT(html, HasSubstr("aria-label=\"wait CDF in cq\""));
-  EXPECT_THAT(html, HasSubstr("aria-label=\"preemptions\""));
-  // Two runs: both colours in the legend.
-  EXPECT_THAT(html, HasSubstr(RunColor(0)));
-  EXPECT_THAT(html, HasSubstr(RunColor(1)));
-  // The utilization polyline: x 0..100 s over 520 px from 64; y 0..100 %
-  // over 208 px from 48: (0 s, 50%) -> (64.0, 152.0), (50 s, 100%) ->
-  // (324.0, 48.0), extended to the end (584.0, 48.0).
-  EXPECT_THAT(html, HasSubstr("points=\"64.0,152.0 324.0,152.0 324.0,48.0 584.0,48.0\""));
+  // One offline file: the charting library inlined, nothing fetched.
+  EXPECT_THAT(html, HasSubstr("new Dygraph("));
+  EXPECT_THAT(html, HasSubstr("dygraphs (Debian libjs-dygraphs), inlined"));
+  EXPECT_THAT(html, Not(HasSubstr("<script src")));
+  EXPECT_THAT(html, Not(HasSubstr("<link")));
+  EXPECT_THAT(html, Not(HasSubstr("href=\"http")));
+  // Utilization of cq, the wait CDFs and the preemptions chart.
+  EXPECT_THAT(html, HasSubstr("data-kind=\"utilization\" data-title=\"cq f cpu\""));
+  EXPECT_THAT(html, HasSubstr("data-title=\"wait CDF in cq\""));
+  EXPECT_THAT(html, HasSubstr("data-title=\"preemptions\""));
+  // The idle ClusterQueue has its charts too: pending (0 throughout: the
+  // run has time series but never recorded it) and an empty wait chart.
+  EXPECT_THAT(html, HasSubstr("data-title=\"pending in idle\""));
+  EXPECT_THAT(html, HasSubstr("data-title=\"wait CDF in idle\""));
+  EXPECT_THAT(html, HasSubstr("No admitted workloads: no waits to show."));
+  // Step data are steps, with the value before the first sample stated.
+  EXPECT_THAT(html, HasSubstr("data-kind=\"pending\" data-title=\"pending in cq\" data-runs=\"kueuesim-report-test"));
+  EXPECT_THAT(html, Not(HasSubstr("data-step=\"false\"")));
+  // Every run in every legend, told apart by colour and dash.
+  const auto count = [&](const std::string& needle) {
+    size_t n = 0;
+    for (size_t at = html.find(needle); at != std::string::npos; at = html.find(needle, at + 1)) ++n;
+    return n;
+  };
+  const size_t figures = count("<figure class=\"chart\"");
+  EXPECT_GE(figures, 6u);
+  EXPECT_EQ(count("<li data-run=\"0\">"), figures);
+  EXPECT_EQ(count("<li data-run=\"1\">"), figures);
+  EXPECT_THAT(html, HasSubstr(std::string("stroke-dasharray=\"") + RunDash(1) + "\""));
+  EXPECT_STRNE(RunDash(0), RunDash(1));
+  EXPECT_STRNE(RunColor(0), RunColor(1));
+  // One unit per table column: waits of 0 s and 30 s both in seconds; the
+  // idle ClusterQueue's waits read "-" (no data), never "0".
+  EXPECT_THAT(html, HasSubstr("<th>wait p50 (s)</th><th>wait p90 (s)</th>"));
+  EXPECT_THAT(html, HasSubstr("<td data-seconds=\"0\">0.00</td><td data-seconds=\"30\">30.00</td>"));
+  EXPECT_THAT(html, HasSubstr("<td>0</td><td>0</td><td>0</td><td>0</td><td data-seconds=\"\">-</td>"
+                              "<td data-seconds=\"\">-</td></tr>"));
+  // The utilization series: 50% from 0 s, 100% from 50 s, to the end.
+  EXPECT_THAT(html, HasSubstr("\"end\":100,\"before\":0,\"points\":[[0,50],[50,100]]"));
+  // No startTime: simulated time.
+  EXPECT_THAT(html, HasSubstr("{\"startTime\":null,"));
+  EXPECT_THAT(html, Not(HasSubstr("data-x=\"wall\"")));
+}
+
+// Setup: the same run with every wait 0 and a run.json with a startTime.
+// Invariant: the wait CDF is marked degenerate and drawn as a jump to
+// 100% at 0 s that runs on to 1 s (never a single invisible point), and
+// time axes become wall-clock axes.
+TEST(HtmlReportTest, DegenerateWaitsAndWallClock) {
+  RunDirectory dir("kueuesim-report-degenerate");
+  dir.Write("summary.json", kSummary);
+  dir.Write("timeseries.jsonl",
+            "{\"time\": 7200.0, \"cluster\": \"\", \"scope\": \"ClusterQueue\", \"name\": \"cq\", \"metric\": \"pending\", "
+            "\"flavor\": \"\", \"resource\": \"\", \"value\": 3}\n");
+  dir.Write("events.jsonl",
+            "{\"time\": 5.0, \"type\": \"Arrived\", \"workload\": \"ns/a\", \"clusterQueue\": \"cq\"}\n"
+            "{\"time\": 5.0, \"type\": \"QuotaReserved\", \"workload\": \"ns/a\", \"clusterQueue\": \"cq\"}\n"
+            "{\"time\": 9.0, \"type\": \"Arrived\", \"workload\": \"ns/b\", \"clusterQueue\": \"cq\"}\n"
+            "{\"time\": 9.0, \"type\": \"QuotaReserved\", \"workload\": \"ns/b\", \"clusterQueue\": \"cq\"}\n");
+  dir.Write("run.json", "{\"startTime\": \"2024-01-01T00:00:00Z\"}\n");
+  auto run = LoadRunDirectory(dir.path());
+  ASSERT_THAT(run, IsOk());
+  ASSERT_TRUE(run->start_time.has_value());
+  EXPECT_EQ(*run->start_time, 1704067200.0);
+  auto html = RenderHtmlReport({*run});
+  ASSERT_THAT(html, IsOk());
+  EXPECT_THAT(*html, HasSubstr("data-title=\"wait CDF in cq\" data-runs=\"kueuesim-report-degenerate"));
+  EXPECT_THAT(*html, HasSubstr("data-degenerate=\"true\""));
+  EXPECT_THAT(*html, HasSubstr("\"points\":[[0,100],[1,100]]"));
+  EXPECT_THAT(*html, HasSubstr("Every admitted workload waited 0 s."));
+  // The pending series starts at 0 and steps to 3 at 2 h (no ramp).
+  EXPECT_THAT(*html, HasSubstr("\"before\":0,\"points\":[[7200,3]]"));
+  EXPECT_THAT(*html, HasSubstr("{\"startTime\":1704067200,"));
+  EXPECT_THAT(*html, HasSubstr("data-x=\"wall\""));
+  EXPECT_THAT(*html, HasSubstr("<td class=\"name\">2024-01-01T00:00:00Z</td>"));
+
+  dir.Write("run.json", "{\"startTime\": \"yesterday\"}\n");
+  auto bad = LoadRunDirectory(dir.path());
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(bad.status().message()), HasSubstr("run.json: field \"startTime\""));
+}
+
+// Invariant: without the charting library the report fails with an error
+// that names the missing file and the package; it never writes a page
+// without charts.
+TEST(HtmlReportTest, MissingChartLibraryIsAnError) {
+  RunDirectory dir("kueuesim-report-nolib");
+  dir.Write("summary.json", kSummary);
+  auto run = LoadRunDirectory(dir.path());
+  ASSERT_THAT(run, IsOk());
+  ReportOptions options;
+  options.chart_library_dir = dir.path() + "/no-such-dir";
+  auto html = RenderHtmlReport({*run}, options);
+  EXPECT_EQ(html.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(html.status().message()), HasSubstr("no-such-dir/dygraph.min.js"));
+  EXPECT_THAT(std::string(html.status().message()), HasSubstr("libjs-dygraphs"));
 }
 
 TEST(RunDataTest, ErrorsNameTheFileAndLine) {

@@ -4,6 +4,9 @@
 //   DIR/timeseries.jsonl the time series (metrics/timeseries.h; optional)
 //   DIR/events.jsonl     the event log (optional): wait times and
 //                        preemptions over time come from it
+//   DIR/run.json         the scenario's startTime (optional; written by
+//                        `kueuesim run --out` when the scenario sets one):
+//                        the report's time axes then show wall-clock time
 // Values read here only feed charts and tables: plain doubles are fine.
 #ifndef KUEUESIM_REPORT_RUN_DATA_H_
 #define KUEUESIM_REPORT_RUN_DATA_H_
@@ -39,6 +42,7 @@ struct SeriesKey {
 struct QueueFigures {
   std::string cluster;
   std::string name;
+  std::string cohort;  // "" without one
   int64_t admitted = 0;
   int64_t finished = 0;
   int64_t pending = 0;
@@ -53,6 +57,16 @@ struct QueueFigures {
     double utilization = -1;  // -1: no nominal quota
   };
   std::vector<Resource> resources;
+  // Workloads without quota at the end of the run, by reason.
+  std::map<std::string, int64_t> pending_by_reason;
+};
+
+// A LeaderWorkerSet of the summary: its ready groups over time.
+struct LwsFigures {
+  std::string cluster;
+  std::string name;
+  int64_t replicas = 0;
+  Points ready_groups;
 };
 
 struct RunData {
@@ -60,6 +74,12 @@ struct RunData {
   std::string directory;
   double end_time = 0;
   int64_t events = 0;
+  // The scenario's startTime in seconds since 1970-01-01T00:00:00Z (from
+  // run.json); nullopt: simulated time only.
+  std::optional<double> start_time;
+  std::string start_time_text;  // as written ("2024-01-01T00:00:00Z")
+  bool multikueue = false;      // the summary has a multiKueue section
+  std::vector<LwsFigures> leader_worker_sets;
   std::vector<QueueFigures> queues;
   bool has_timeseries = false;
   std::map<SeriesKey, Points> series;
