@@ -22,7 +22,7 @@ PACKAGES=(build-essential cmake pkg-config python3 libabsl-dev libboost-graph-de
           googletest libbenchmark-dev pybind11-dev python3-dev
           python3-pandas   # DataFrames of the Python module (docs/python.md#tables), tested with and without it
           tzdata     # IANA time zones for CronJob spec.timeZone (absl::LoadTimeZone reads /usr/share/zoneinfo)
-          chromium   # renders the HTML report in tests/e2e/report_render_test.sh
+          chromium   # renders the HTML report in tests/e2e/report_render_test.py
           libjs-dygraphs  # the charting library the HTML report inlines (docs/decisions.md)
           valgrind)  # counts instructions for the speed guard (tests/perf/instruction_gate.py)
 CONFORMANCE="${ROOT}/../shared/conformance/check.py"
@@ -111,6 +111,10 @@ case "${1:-}" in
     configure_and_build "$ROOT/build/release" Release -DKUEUESIM_BUILD_TESTS=OFF -DKUEUESIM_BUILD_BENCHMARKS=ON
     for b in "$ROOT"/build/release/bench/*_benchmark; do "$b"; done
     python3 "$ROOT/bench/sweep_speedup.py" --sim "$ROOT/build/release/cli/kueuesim"
-    python3 "$ROOT/bench/philly_compare.py" --sim "$ROOT/build/release/cli/kueuesim" ;;
+    python3 "$ROOT/bench/philly_compare.py" --sim "$ROOT/build/release/cli/kueuesim"
+    if [ -f "$ROOT/../shared/traces/philly/philly.csv" ]; then  # the report of the Philly year in Chromium
+      python3 "$ROOT/tests/e2e/report_render_test.py" --sim "$ROOT/build/release/cli/kueuesim" --root "$ROOT" \
+          --out-dir "$ROOT/build/release" --philly "$ROOT/../shared/traces"
+    fi ;;
   *) echo "usage: ./dev.sh run|test|deps|build|bench" >&2; exit 2 ;;
 esac

@@ -140,6 +140,25 @@ doc.charts.forEach(function(c){
 });
 document.body.setAttribute('data-charts',String(drawn));
 document.body.setAttribute('data-render-ms',String(Math.round(performance.now()-t0)));
+// file:///report.html#ks-selftest: what the render test reads back from the
+// live charts: the step option dygraphs drew with, the legend text under the
+// pointer at the middle row (the tooltip), and whether zooming works.
+if(location.hash==='#ks-selftest'){
+ var zoomed=false;
+ Array.prototype.forEach.call(document.querySelectorAll('figure.chart'),function(fig){
+  var g=fig.ksGraph;if(!g)return;
+  fig.setAttribute('data-step-drawn',String(g.getOption('stepPlot')));
+  fig.setAttribute('data-dashes',g.getLabels().slice(1).map(function(l){var p=g.getOption('strokePattern',l);return p?p.join(','):'solid';}).join('|'));
+  g.setSelection(Math.floor(g.numRows()/2));
+  fig.setAttribute('data-tooltip',fig.querySelector('.values').textContent);
+  g.clearSelection();
+  if(!zoomed){var r=g.xAxisRange(),w=r[1]-r[0];
+   g.updateOptions({dateWindow:[r[0]+w/4,r[1]-w/4]});
+   var z=g.xAxisRange();
+   fig.setAttribute('data-zoom',String(g.isZoomed('x')&&Math.abs((z[1]-z[0])-w/2)<w*1e-6));
+   g.resetZoom();zoomed=true;}
+ });
+}
 })();
 )";
 

@@ -30,11 +30,26 @@ if(KUEUESIM_BUILD_EXAMPLES AND KUEUESIM_INSTALL AND NOT KUEUESIM_SANITIZE)
     COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/install_example_test.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
   set_tests_properties(e2e.install_example PROPERTIES TIMEOUT 600)
 endif()
-# The HTML report of two runs renders in headless Chromium (dev.sh installs
-# chromium; the test fails without it).
+# The HTML report renders right in headless Chromium (dev.sh installs
+# chromium and libjs-dygraphs; the test fails without them): no console
+# errors, every chart drawn, known values (p90s) in the live charts, every
+# ClusterQueue and run present; the capacity-planning report's screenshot
+# goes to <build>/tests/report-capacity-planning.png.
 add_test(NAME e2e.report_render
-  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/report_render_test.sh $<TARGET_FILE:kueuesim_cli> ${PROJECT_SOURCE_DIR})
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/report_render_test.py
+          --sim $<TARGET_FILE:kueuesim_cli> --root ${PROJECT_SOURCE_DIR} --out-dir ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(e2e.report_render PROPERTIES TIMEOUT 300)
+# The report of the Philly year (the shared traces, outside the tree:
+# defined only when they are there; not under the sanitizers) renders in
+# Chromium in seconds. Also run by `./dev.sh bench`.
+set(KUEUESIM_TRACES_DIR "${PROJECT_SOURCE_DIR}/../shared/traces" CACHE PATH "The shared traces (philly/philly.csv)")
+if(EXISTS "${KUEUESIM_TRACES_DIR}/philly/philly.csv" AND NOT KUEUESIM_SANITIZE)
+  add_test(NAME e2e.report_render_philly
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/report_render_test.py
+            --sim $<TARGET_FILE:kueuesim_cli> --root ${PROJECT_SOURCE_DIR} --out-dir ${CMAKE_CURRENT_BINARY_DIR}
+            --philly ${KUEUESIM_TRACES_DIR})
+  set_tests_properties(e2e.report_render_philly PROPERTIES TIMEOUT 600 LABELS "philly")
+endif()
 add_test(NAME e2e.compare
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/compare_test.py
           --sim $<TARGET_FILE:kueuesim_cli> --root ${PROJECT_SOURCE_DIR}/scenarios)
