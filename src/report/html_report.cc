@@ -126,7 +126,10 @@ doc.charts.forEach(function(c){
   stepPlot:c.step,labelsUTC:true,legend:'always',labelsDiv:fig.querySelector('.values'),labelsSeparateLines:false,
   connectSeparatedPoints:false,includeZero:true,animatedZooms:false,xlabel:c.xLabel,ylabel:c.yLabel,
   axes:{x:{valueFormatter:xFmt},y:{valueFormatter:yFmt,axisLabelWidth:60}}};
- if(!wallAxis)opts.axes.x.axisLabelFormatter=function(v){return dur(v);};
+ // Tick labels in one unit per axis, chosen from the visible range.
+ if(!wallAxis)opts.axes.x.axisLabelFormatter=function(v,gran,o,gr){var r=gr.xAxisRange(),w=r[1]-r[0];
+  var u=w<=600?[1,'s']:w<=36000?[60,'min']:w<=259200?[3600,'h']:[86400,'d'];
+  return String(Math.round(v/u[0]*100)/100)+' '+u[1];};
  if(c.yMax!==null)opts.valueRange=[0,c.yMax];
  var g=new Dygraph(fig.querySelector('.plot'),rows,opts);
  fig.ksGraph=g;

@@ -22,7 +22,10 @@ self-test (`report.html#ks-selftest`), then reads the DOM Chromium built:
   - table columns hold one unit each (the unit in the header, numbers in
     the cells);
   - MultiKueue and LeaderWorkerSet runs get their own sections in the
-    table of contents.
+    table of contents;
+  - without the charting library (KUEUESIM_DYGRAPHS_DIR pointing nowhere)
+    `kueuesim report` fails with an error naming the file and the package
+    and writes nothing.
 The capacity-planning report (two runs, wall-clock axes) is also
 screenshotted into OUT_DIR/report-capacity-planning.png and the picture
 checked for both runs' colours.
@@ -422,6 +425,15 @@ def small_scenarios(args, work):
         check(len(colours) >= 16, "the screenshot has almost no colours: the page did not render")
         for colour, count in series.items():
             check(count >= 200, f"hardly any pixels in the run colour {colour}: its series were not drawn")
+
+    # Without the charting library: a clear error and no file (never a page
+    # without charts).
+    missing = os.path.join(work, "no-library.html")
+    env = dict(os.environ, KUEUESIM_DYGRAPHS_DIR=os.path.join(work, "no-such-dir"))
+    result = subprocess.run([sim, "report", base, "-o", missing], capture_output=True, text=True, env=env)
+    check(result.returncode != 0 and "dygraph.min.js" in result.stderr and "libjs-dygraphs" in result.stderr,
+          f"report without dygraphs: exit {result.returncode}, stderr {result.stderr!r}")
+    check(not os.path.exists(missing), "report without dygraphs wrote a file")
 
     # An idle ClusterQueue and waits that are all 0, in two identical runs.
     scenario = os.path.join(work, "idle.yaml")
