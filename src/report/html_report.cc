@@ -280,7 +280,10 @@ class Page {
   void OpenCharts() { body_ += "<div class=\"charts\">\n"; }
   void CloseCharts() { body_ += "</div>\n"; }
 
-  void Add(const Chart& chart) {
+  void Add(Chart chart) {
+    // Time axes start at simulated time 0 (the value before a series' first
+    // sample is drawn from there), so charts of one run line up.
+    if (chart.x == "time" && !chart.x_min.has_value()) chart.x_min = 0;
     const std::string id = fmt::format("chart-{}", ++charts_);
     std::string runs;
     for (const auto& s : chart.series) {
