@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "kueuesim/base/status.h"
+#include "kueuesim/cluster/pending_condition.h"
 
 namespace kueuesim::runtime {
 
@@ -56,6 +57,12 @@ model::Workload LwsController::GroupWorkload(int32_t index) const {
   wl.meta.namespace_ = spec_.meta.namespace_;
   wl.meta.source = spec_.meta.source;
   wl.queue_name = spec_.queue_name;
+  // Kueue's LWS reconciler copies the admission gate to every group's
+  // Workload (PropagateAdmissionGatedByAnnotation, AdmissionGatedBy gate).
+  if (auto gate = spec_.meta.annotations.find(cluster::kAdmissionGatedByAnnotation);
+      gate != spec_.meta.annotations.end()) {
+    wl.meta.annotations[gate->first] = gate->second;
+  }
   // Priority is resolved as for any job integration (the LWS webhook applies
   // the default WorkloadPriorityClass; pods' priorityClassName next).
   wl.source_kind = model::WorkloadSourceKind::kJob;

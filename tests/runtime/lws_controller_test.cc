@@ -151,6 +151,28 @@ TEST(LwsControllerTest, RolloutWithoutSurgeProgressesOnItsOwn) {
   EXPECT_THAT(run->Of("RolloutCompleted"), ElementsAre("3840.0 RolloutCompleted -1"));
 }
 
+// Setup: 2 groups; the LeaderWorkerSet carries Kueue's admission gate.
+// Expected: Kueue's LWS reconciler copies kueue.x-k8s.io/admission-gated-by
+// to each group's Workload, so neither reserves quota; without the
+// annotation both are admitted at once (the control).
+TEST(LwsControllerTest, AdmissionGateOnTheLeaderWorkerSetGatesEveryGroup) {
+  const std::string plain = Scenario(2, "{maxUnavailable: 1, maxSurge: 0}", "");
+  std::string gated = plain;
+  const std::string annotations = "  annotations:\n";
+  const auto at = gated.find(annotations);
+  ASSERT_NE(at, std::string::npos);
+  gated.insert(at + annotations.size(), "    kueue.x-k8s.io/admission-gated-by: example.com/approver\n");
+
+  auto control = RunYaml(plain);
+  ASSERT_NE(control, nullptr);
+  EXPECT_EQ(control->Of("QuotaReserved").size(), 2u);
+
+  auto run = RunYaml(gated);
+  ASSERT_NE(run, nullptr);
+  EXPECT_THAT(run->Of("QuotaReserved"), IsEmpty());
+  EXPECT_THAT(run->Of("Admitted"), IsEmpty());
+}
+
 // Setup: the same with partition 3 (a canary of one group).
 // Expected: only group 3 is replaced; the rollout waits at the partition.
 TEST(LwsControllerTest, CanaryPartitionReplacesOnlyTheGroupsAboveIt) {
