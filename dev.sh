@@ -11,7 +11,11 @@
 #                   the example that links the installed library, and the
 #                   tests again under AddressSanitizer + UndefinedBehaviorSanitizer
 #
-# Other commands: ./dev.sh deps | build | bench
+# Other commands: ./dev.sh deps | build | bench | fuzz [SECONDS]
+#   ./dev.sh fuzz [SECONDS]  build the libFuzzer targets of tests/fuzz with clang
+#                   (installed if missing) into build/fuzz and run each for
+#                   SECONDS (default 180) on its corpus and dictionary; crashes
+#                   go to tests/fuzz/regressions/<target>/ (docs/fuzzing.md)
 # Environment: JOBS (parallel jobs, default: number of cores).
 set -euo pipefail
 
@@ -101,6 +105,52 @@ cmd_test() {
   log "all tests passed"
 }
 
+FUZZ_TARGETS=(doc_reader scenario_loader trace_native_csv trace_native_jsonl trace_kueue_workloads
+              trace_perf_generator trace_alibaba trace_philly trace_helios trace_pollux quantity duration cel)
+
+build_fuzzers() {  # build-dir
+  local dir="$1"
+  if ! command -v clang++ >/dev/null 2>&1; then PACKAGES+=(clang); fi
+  install_deps
+  local launcher=()
+  if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+  CC=clang CXX=clang++ cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
+      -DKUEUESIM_BUILD_FUZZERS=ON -DKUEUESIM_BUILD_TESTS=OFF -DKUEUESIM_BUILD_BENCHMARKS=OFF \
+      -DKUEUESIM_BUILD_CLI=OFF -DKUEUESIM_BUILD_PYTHON=OFF -DKUEUESIM_BUILD_EXAMPLES=OFF \
+      -DKUEUESIM_INSTALL=OFF >/dev/null
+  cmake --build "$dir" -j "$JOBS" --target fuzzers
+}
+
+# Runs every fuzz target for $1 seconds. New corpus entries go to
+# build/fuzz/corpus/<target> (the committed seeds stay as they are);
+# crashing inputs to tests/fuzz/regressions/<target>/. Returns non-zero when
+# a target crashed. Each target's summary goes to build/fuzz/logs/<target>.log.
+cmd_fuzz() {
+  local seconds="${1:-180}" dir="$ROOT/build/fuzz" failed=()
+  log "building the fuzz targets (clang, libFuzzer + ASan + UBSan) in build/fuzz"
+  build_fuzzers "$dir"
+  mkdir -p "$dir/logs"
+  for t in "${FUZZ_TARGETS[@]}"; do
+    local work="$dir/corpus/$t" regressions="$ROOT/tests/fuzz/regressions/$t"
+    mkdir -p "$work" "$regressions"
+    log "fuzzing $t for ${seconds}s"
+    if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        "$dir/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 -max_len=16384 \
+        -print_final_stats=1 -dict="$ROOT/tests/fuzz/dict/$t.dict" -artifact_prefix="$regressions/" \
+        "$work" "$ROOT/tests/fuzz/corpus/$t" >"$dir/logs/$t.log" 2>&1; then
+      failed+=("$t")
+      tail -n 40 "$dir/logs/$t.log" >&2
+    fi
+    grep -E '^#[0-9]+ +DONE|^stat::number_of_executed_units|^stat::peak_rss_mb' "$dir/logs/$t.log" | tr '\n' ' ' >&2
+    echo >&2
+  done
+  if [ ${#failed[@]} -ne 0 ]; then
+    echo "fuzz targets that crashed: ${failed[*]} (inputs in tests/fuzz/regressions/)" >&2
+    return 1
+  fi
+  log "no crash"
+}
+
 case "${1:-}" in
   run) cmd_run ;;
   test) cmd_test ;;
@@ -116,5 +166,6 @@ case "${1:-}" in
       python3 "$ROOT/tests/e2e/report_render_test.py" --sim "$ROOT/build/release/cli/kueuesim" --root "$ROOT" \
           --out-dir "$ROOT/build/release" --philly "$ROOT/../shared/traces"
     fi ;;
-  *) echo "usage: ./dev.sh run|test|deps|build|bench" >&2; exit 2 ;;
+  fuzz) cmd_fuzz "${2:-180}" ;;
+  *) echo "usage: ./dev.sh run|test|deps|build|bench|fuzz [SECONDS]" >&2; exit 2 ;;
 esac

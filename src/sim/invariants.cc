@@ -2,12 +2,16 @@
 #include "kueuesim/sim/invariants.h"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "kueuesim/base/quantity.h"
 #include "kueuesim/base/status.h"
+#include "kueuesim/cluster/tas_cache.h"
 
 namespace kueuesim::sim {
 namespace {
@@ -247,6 +251,130 @@ absl::Status CheckAdmissionFits(const ClusterState& state, WorkloadId id, const 
   return absl::OkStatus();
 }
 
+absl::Status CheckTopologyPlacements(const ClusterState& state, const std::string& where) {
+  const cluster::TasCache* tas = state.tas();
+  if (tas == nullptr || tas->empty()) return absl::OkStatus();
+  // The nodes of each domain, per list of levels (built when first needed).
+  using Values = std::vector<std::string>;
+  std::map<Values, std::map<Values, std::vector<const model::Node*>>> domains_by_levels;
+  auto nodes_of = [&](const Values& levels, const Values& values) -> const std::vector<const model::Node*>* {
+    auto [it, inserted] = domains_by_levels.try_emplace(levels);
+    if (inserted) {
+      for (const model::Node& node : tas->nodes()) {
+        Values key;
+        for (const std::string& level : levels) {
+          const std::string* v = node.FindLabel(level);
+          if (v == nullptr) break;
+          key.push_back(*v);
+        }
+        if (key.size() == levels.size()) it->second[key].push_back(&node);
+      }
+    }
+    auto found = it->second.find(values);
+    return found == it->second.end() ? nullptr : &found->second;
+  };
+  // (flavor, levels, values) -> resource -> pods' requests, and who placed them.
+  struct Placed {
+    const std::vector<const model::Node*>* nodes = nullptr;
+    std::map<std::string, Amount> requests;
+    std::vector<std::string> workloads;
+  };
+  std::map<std::tuple<cluster::FlavorId, Values, Values>, Placed> placed;
+  for (WorkloadId id = 0; id < state.num_workloads(); ++id) {
+    const WorkloadRecord& wl = state.workload(id);
+    if (!wl.admission.has_value()) continue;
+    for (size_t i = 0; i < wl.admission->pod_sets.size() && i < wl.pod_sets.size(); ++i) {
+      const cluster::PodSetAdmission& ps = wl.admission->pod_sets[i];
+      if (!ps.topology_assignment.has_value()) continue;
+      std::vector<cluster::FlavorId> flavors;
+      for (const auto& entry : ps.entries) {
+        if (tas->IsTasFlavor(entry.flavor) &&
+            std::find(flavors.begin(), flavors.end(), entry.flavor) == flavors.end()) {
+          flavors.push_back(entry.flavor);
+        }
+      }
+      for (const cluster::FlavorId f : flavors) {
+        for (const model::TopologyDomainAssignment& domain : ps.topology_assignment->domains) {
+          const auto* all = nodes_of(ps.topology_assignment->levels, domain.values);
+          if (all == nullptr) continue;  // the nodes are gone
+          Placed& p = placed[{f, ps.topology_assignment->levels, domain.values}];
+          if (p.nodes == nullptr) p.nodes = all;
+          p.workloads.push_back(wl.key);
+          const Amount count = domain.count;
+          for (const topology::ResourceAmount& r : wl.pod_sets[i].tas_per_pod) {
+            if (r.resource == tas->pods_resource()) continue;
+            Amount& slot = p.requests[tas->resource_name(r.resource)];
+            slot = AddAmounts(slot, MulAmount(r.amount, count));
+          }
+          Amount& pods = p.requests["pods"];
+          pods = AddAmounts(pods, count);
+        }
+      }
+    }
+  }
+  for (const auto& [key, p] : placed) {
+    const auto& [f, levels, values] = key;
+    std::map<std::string, Amount> allocatable;
+    std::vector<std::string> names;
+    for (const model::Node* node : *p.nodes) {
+      const std::vector<cluster::FlavorId> of = tas->FlavorsOfNode(*node);
+      if (std::find(of.begin(), of.end(), f) == of.end()) continue;
+      names.push_back(node->name);
+      bool has_pods = false;
+      for (const auto& [resource, amount] : node->allocatable()) {
+        allocatable[resource] = AddAmounts(allocatable[resource], amount);
+        if (resource == "pods") has_pods = true;
+      }
+      if (!has_pods) {
+        allocatable["pods"] = AddAmounts(allocatable["pods"], cluster::kDefaultNodePods);
+      }
+    }
+    if (names.empty()) continue;  // no node of the flavor there any more
+    for (const auto& [resource, amount] : p.requests) {
+      const auto it = allocatable.find(resource);
+      const Amount have = it == allocatable.end() ? 0 : it->second;
+      if (amount <= have) continue;
+      std::string domain;
+      for (size_t j = 0; j < levels.size() && j < values.size(); ++j) {
+        domain += fmt::format("{}{}={}", j == 0 ? "" : ",", levels[j], values[j]);
+      }
+      return Violation("topology-aware placements fit the nodes' allocatable", where,
+                       fmt::format("flavor {}, domain {} (node{} {}): the pods placed there by {} request {} of "
+                                   "{}, the allocatable is {}",
+                                   state.flavor(f).name, domain, names.size() == 1 ? "" : "s",
+                                   fmt::join(names, ", "), fmt::join(p.workloads, ", "),
+                                   FormatAmount(amount, resource), resource, FormatAmount(have, resource)));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckOwnedWorkloads(const ClusterState& state, const std::string& where) {
+  std::map<std::pair<int32_t, int32_t>, WorkloadId> live;
+  for (WorkloadId id = 0; id < state.num_workloads(); ++id) {
+    const WorkloadRecord& wl = state.workload(id);
+    if (wl.owner == cluster::kNone) continue;
+    if (wl.phase != WorkloadPhase::kPending && wl.phase != WorkloadPhase::kQuotaReserved &&
+        wl.phase != WorkloadPhase::kAdmitted) {
+      continue;
+    }
+    if (wl.owner < 0 || wl.owner_index < 0) {
+      return Violation("a group's Workload belongs to a LeaderWorkerSet group", where,
+                       fmt::format("workload \"{}\" ({}) has owner {} and group index {}", wl.key,
+                                   PhaseName(wl.phase), wl.owner, wl.owner_index));
+    }
+    auto [it, inserted] = live.try_emplace({wl.owner, wl.owner_index}, id);
+    if (!inserted) {
+      const WorkloadRecord& other = state.workload(it->second);
+      return Violation("a LeaderWorkerSet group has at most one live Workload", where,
+                       fmt::format("group {} of LeaderWorkerSet #{} has workload \"{}\" ({}) and workload \"{}\" ({})",
+                                   wl.owner_index, wl.owner, other.key, PhaseName(other.phase), wl.key,
+                                   PhaseName(wl.phase)));
+    }
+  }
+  return absl::OkStatus();
+}
+
 void InvariantChecker::Fail(absl::Status status) {
   if (status_.ok()) status_ = std::move(status);
 }
@@ -305,6 +433,8 @@ const absl::Status& InvariantChecker::Check(SimTime now, const std::string& wher
   for (const ClusterState* state : clusters_) {
     absl::Status s = CheckWorkloadStates(*state, at);
     if (s.ok()) s = CheckQuotaAccounting(*state, at);
+    if (s.ok()) s = CheckTopologyPlacements(*state, at);
+    if (s.ok()) s = CheckOwnedWorkloads(*state, at);
     if (!s.ok()) {
       Fail(ClusterPrefix(*state).empty() ? s : Annotate(s, ClusterPrefix(*state)));
       return status_;

@@ -335,5 +335,117 @@ TEST_F(InvariantsTest, OffChecksNothing) {
   EXPECT_TRUE((*simulation)->Run(sim::RunOptions{}).ok());
 }
 
+// --- LeaderWorkerSet groups ---
+
+TEST_F(InvariantsTest, TwoLiveWorkloadsOfOneGroupAreCaught) {
+  // j1 (Admitted) and j4 (Pending) as the Workloads of group 3 of the
+  // first LeaderWorkerSet.
+  for (const char* key : {"ns/job-j1", "ns/job-j4"}) {
+    Wl(key).owner = 0;
+    Wl(key).owner_index = 3;
+  }
+  EXPECT_THAT(std::string(sim::CheckOwnedWorkloads(State(), "here").message()),
+              AllOf(HasSubstr("invariant violated: a LeaderWorkerSet group has at most one live Workload (here)"),
+                    HasSubstr("group 3 of LeaderWorkerSet #0 has workload \"ns/job-j1\" (Admitted) and workload "
+                              "\"ns/job-j4\" (Pending)")));
+  // A finished Workload of the group does not count.
+  Wl("ns/job-j4").owner = cluster::kNone;
+  Wl("ns/job-j5").owner = 0;
+  Wl("ns/job-j5").owner_index = 3;
+  EXPECT_TRUE(sim::CheckOwnedWorkloads(State(), "here").ok());
+  Wl("ns/job-j1").owner_index = -1;
+  EXPECT_THAT(std::string(sim::CheckOwnedWorkloads(State(), "here").message()),
+              HasSubstr("workload \"ns/job-j1\" (Admitted) has owner 0 and group index -1"));
+}
+
+// --- Topology-aware placements ---
+
+// Two hosts (one rack) of 8 GPUs each, a TAS flavor over them, and a job of
+// two pods of 8 GPUs each required in the rack: one pod per host.
+std::string TasScenario() {
+  return R"(apiVersion: kueuesim.io/v1alpha1
+kind: NodePool
+metadata: {name: n}
+spec:
+  count: 2
+  namePattern: "n-{n}"
+  levels: [{label: rack, count: 1, valuePattern: "r{i}"}]
+  labels: {gpu: "yes"}
+  allocatable: {cpu: 96, nvidia.com/gpu: 8, pods: 110}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Topology
+metadata: {name: topo}
+spec:
+  levels: [{nodeLabel: rack}, {nodeLabel: kubernetes.io/hostname}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: gpu}
+spec: {nodeLabels: {gpu: "yes"}, topologyName: topo}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: team}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors:
+    - name: gpu
+      resources: [{name: nvidia.com/gpu, nominalQuota: "100"}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: team, namespace: ml}
+spec: {clusterQueue: team}
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: big
+  namespace: ml
+  labels: {kueue.x-k8s.io/queue-name: team}
+  annotations: {kueuesim.io/arrival: 0s, kueuesim.io/duration: 10h}
+spec:
+  parallelism: 2
+  completions: 2
+  template:
+    metadata:
+      annotations: {kueue.x-k8s.io/podset-required-topology: rack}
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: c
+        resources: {requests: {nvidia.com/gpu: "8"}}
+)";
+}
+
+TEST(TopologyInvariantTest, PlacementsWithinAllocatablePassAndOverflowIsCaught) {
+  auto simulation = testing::SimulationFromYaml(TasScenario(), {}, "tas.yaml");
+  ASSERT_TRUE(simulation.ok()) << simulation.status();
+  sim::RunOptions options;
+  options.until = 60 * kSecond;
+  options.check_invariants = true;
+  ASSERT_TRUE((*simulation)->Run(options).ok());
+  ClusterState& state = (*simulation)->clusters()[0]->mutable_state();
+  ASSERT_EQ(state.num_workloads(), 1);
+  cluster::WorkloadRecord& wl = state.workload(0);
+  ASSERT_EQ(wl.phase, WorkloadPhase::kAdmitted);
+  ASSERT_TRUE(wl.admission->pod_sets[0].topology_assignment.has_value());
+  model::TopologyAssignment& ta = *wl.admission->pod_sets[0].topology_assignment;
+  ASSERT_EQ(ta.domains.size(), 2u);
+  EXPECT_TRUE(sim::CheckTopologyPlacements(state, "here").ok()) << sim::CheckTopologyPlacements(state, "here");
+  // Both pods on the first host: 16 GPUs on a node of 8.
+  ta.domains[0].count = 2;
+  const std::string first = ta.domains[0].values.back();
+  ta.domains.pop_back();
+  EXPECT_THAT(std::string(sim::CheckTopologyPlacements(state, "here").message()),
+              AllOf(HasSubstr("invariant violated: topology-aware placements fit the nodes' allocatable (here)"),
+                    HasSubstr("flavor gpu, domain "),
+                    HasSubstr(fmt::format("kubernetes.io/hostname={0} (node {0})", first)),
+                    HasSubstr("by ml/job-big request 16 of nvidia.com/gpu, the allocatable is 8")));
+}
+
 }  // namespace
 }  // namespace kueuesim

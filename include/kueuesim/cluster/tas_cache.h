@@ -133,6 +133,12 @@ class TasCache {
   void RemoveNode(const ClusterState& state, std::string_view name);
   void UpdateNode(const ClusterState& state, std::string_view name, std::optional<bool> ready,
                   std::optional<bool> unschedulable);
+  // The cluster's nodes now (for the invariant checker).
+  const std::vector<model::Node>& nodes() const { return nodes_; }
+  // The name of a TAS resource id.
+  const std::string& resource_name(topology::ResourceId id) const {
+    return resource_names_[static_cast<size_t>(id)];
+  }
   // The TAS flavors (in id order) whose nodes the node belongs to.
   std::vector<FlavorId> FlavorsOfNode(const model::Node& node) const;
   // Accounts the workload's admission again after its topology assignment

@@ -44,6 +44,22 @@ absl::Status CheckWorkloadStates(const cluster::ClusterState& state, const std::
 absl::Status CheckAdmissionFits(const cluster::ClusterState& state, cluster::WorkloadId id,
                                 const std::string& where);
 
+// Topology-aware placements: for every TAS flavor and every domain of the
+// admitted workloads' topology assignments that the TAS cache knows nodes
+// of, the pods placed there (their pod templates' requests, and one "pods"
+// each) add up to no more than the allocatable of those nodes, per
+// resource. (Per flavor: without TASHandleOverlappingFlavors Kueue keeps
+// the flavors sharing a node apart, so only the per-flavor sum is its
+// guarantee.)
+absl::Status CheckTopologyPlacements(const cluster::ClusterState& state, const std::string& where);
+
+// LeaderWorkerSet groups: a Workload owned by a group (an LWS group index)
+// has a valid index, and no two live Workloads (Pending, QuotaReserved or
+// Admitted) belong to the same group of the same LeaderWorkerSet: Kueue's
+// LWS integration names a group's Workload after the group, so a new one
+// exists only once the old one is deleted.
+absl::Status CheckOwnedWorkloads(const cluster::ClusterState& state, const std::string& where);
+
 // Follows a run: an EventSink for event-level invariants (times never go
 // back) and the workloads that reserve quota, and the checks at each check
 // point. The first violation is kept; later ones are ignored.
