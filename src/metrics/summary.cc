@@ -540,8 +540,9 @@ std::string FormatSummary(const Summary& summary) {
     int64_t repaired = 0;
     for (const auto& [reason, count] : trace.skipped) skipped += count;
     for (const auto& [reason, count] : trace.repaired) repaired += count;
-    out += fmt::format("Trace {}: {} rows read, {} workloads, {} rows skipped, {} repaired\n", trace.source,
-                       trace.rows_read, trace.workloads, skipped, repaired);
+    out += fmt::format("Trace {}: {} rows read, {} workloads, ", trace.source, trace.rows_read, trace.workloads);
+    if (trace.changes > 0) out += fmt::format("{} changes, ", trace.changes);
+    out += fmt::format("{} rows skipped, {} repaired\n", skipped, repaired);
     for (const auto& [reason, count] : trace.skipped) out += fmt::format("  skipped {}: {}\n", count, reason);
     for (const auto& [reason, count] : trace.repaired) out += fmt::format("  repaired {}: {}\n", count, reason);
     for (const auto& example : trace.examples) out += fmt::format("  {}\n", example);
@@ -966,7 +967,9 @@ std::string SummaryToJson(const Summary& summary) {
       const TraceImportSummary& trace = summary.traces[i];
       out += i == 0 ? "\n    {\"source\": " : ",\n    {\"source\": ";
       AppendJsonString(&out, trace.source);
-      out += fmt::format(", \"rowsRead\": {}, \"workloads\": {}, \"skipped\": ", trace.rows_read, trace.workloads);
+      out += fmt::format(", \"rowsRead\": {}, \"workloads\": {}, ", trace.rows_read, trace.workloads);
+      if (trace.changes > 0) out += fmt::format("\"changes\": {}, ", trace.changes);
+      out += "\"skipped\": ";
       append_counts(trace.skipped);
       out += ", \"repaired\": ";
       append_counts(trace.repaired);

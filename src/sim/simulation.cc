@@ -2,11 +2,16 @@
 #include "kueuesim/sim/simulation.h"
 
 #include <algorithm>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "kueuesim/base/status.h"
 #include "kueuesim/scenario/default_durations.h"
+#include "kueuesim/trace/change_source.h"
 #include "kueuesim/trace/importers.h"
 #include "sim/cronjob_controller.h"
 
@@ -21,6 +26,59 @@ std::string mk_source(const scenario::ClusterSpec& spec) {
 constexpr int64_t kMaxCyclesPerInstant = 10'000'000;
 constexpr SimDuration kInitialIdleBackoff = kMillisecond;
 constexpr SimDuration kMaxIdleBackoff = 10 * kMillisecond;
+
+// The report of a change trace among the workload sources (the summary
+// lists every trace's import); it delivers no workloads.
+class ChangeTraceReport : public trace::WorkloadSource {
+ public:
+  ChangeTraceReport(trace::ImportReport report, std::string cluster)
+      : report_(std::move(report)), cluster_(std::move(cluster)) {}
+  absl::StatusOr<std::optional<model::Workload>> Next() override { return std::optional<model::Workload>(); }
+  std::string cluster() const override { return cluster_; }
+  const trace::ImportReport& report() const override { return report_; }
+
+ private:
+  trace::ImportReport report_;
+  std::string cluster_;
+};
+
+// Reads a change trace (replica timelines) into its cluster's changes, as
+// if each row were a Change document: the controllers receive them when
+// the runtime is built. Rows naming an object the cluster does not
+// simulate are counted as skipped.
+absl::StatusOr<std::unique_ptr<trace::WorkloadSource>> ReadChangeTrace(const trace::TraceSpec& spec,
+                                                                        scenario::Scenario* scenario) {
+  scenario::ClusterSpec* cluster = nullptr;
+  for (scenario::ClusterSpec& c : scenario->clusters) {
+    if (c.name == spec.cluster) cluster = &c;
+  }
+  if (cluster == nullptr) {
+    return InvalidArgument(fmt::format("{}: Trace \"{}\": no cluster named \"{}\" in the scenario",
+                                       spec.source.ToString(), spec.name, spec.cluster));
+  }
+  KUEUESIM_ASSIGN_OR_RETURN(std::unique_ptr<trace::ChangeSource> source, trace::OpenChangeTrace(spec));
+  std::set<std::pair<std::string, std::string>> lws;
+  for (const model::LeaderWorkerSet& l : cluster->leader_worker_sets) lws.emplace(l.meta.namespace_, l.meta.name);
+  while (true) {
+    KUEUESIM_ASSIGN_OR_RETURN(std::optional<model::Change> change, source->Next());
+    if (!change.has_value()) break;
+    trace::ImportReport* report = source->mutable_report();
+    if (change->target_kind != "LeaderWorkerSet") {
+      // Kueue's Deployment and StatefulSet integrations are read as fixed
+      // sets of Workloads; their scaling is not simulated yet.
+      --report->changes;
+      report->Skip(change->source.line, fmt::format("{} scaling is not simulated", change->target_kind));
+      continue;
+    }
+    if (!lws.contains({change->target_namespace, change->target_name})) {
+      --report->changes;
+      report->Skip(change->source.line, "unknown object (no such LeaderWorkerSet managed by Kueue)");
+      continue;
+    }
+    cluster->changes.push_back(*std::move(change));
+  }
+  return std::unique_ptr<trace::WorkloadSource>(new ChangeTraceReport(source->report(), spec.cluster));
+}
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::Scenario& scenario,
@@ -34,6 +92,12 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::S
     for (model::Workload& wl : spec.workloads) {
       if (!wl.duration.has_value() && !wl.finished) scenario::ApplyDefaultDuration(settings, &wl);
     }
+  }
+  // Change traces join their clusters' changes before the runtimes exist.
+  std::vector<std::unique_ptr<trace::WorkloadSource>> change_reports(sim->scenario_.traces.size());
+  for (size_t i = 0; i < sim->scenario_.traces.size(); ++i) {
+    if (!trace::IsChangeFormat(sim->scenario_.traces[i].format)) continue;
+    KUEUESIM_ASSIGN_OR_RETURN(change_reports[i], ReadChangeTrace(sim->scenario_.traces[i], &sim->scenario_));
   }
   for (const scenario::ClusterSpec& spec : sim->scenario_.clusters) {
     auto ordering = registry.MakeQueueOrdering(settings.queue_ordering.name, settings.queue_ordering.parameters);
@@ -74,7 +138,12 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::S
     }
   }
   // The scenario's traces, each a streaming source for its cluster.
-  for (const trace::TraceSpec& spec : sim->scenario_.traces) {
+  for (size_t i = 0; i < sim->scenario_.traces.size(); ++i) {
+    const trace::TraceSpec& spec = sim->scenario_.traces[i];
+    if (change_reports[i] != nullptr) {
+      sim->sources_.push_back(std::move(change_reports[i]));
+      continue;
+    }
     KUEUESIM_ASSIGN_OR_RETURN(std::unique_ptr<trace::WorkloadSource> source, trace::OpenTrace(spec));
     KUEUESIM_RETURN_IF_ERROR(sim->AddWorkloadSource(std::move(source)));
   }

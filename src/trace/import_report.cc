@@ -17,6 +17,7 @@ void ImportReport::Repair(int64_t line, const std::string& reason) {
 
 std::string ImportReport::Format() const {
   std::string out = fmt::format("{}: {} rows read, {} workloads", source, rows_read, workloads);
+  if (changes > 0) out += fmt::format(", {} changes", changes);
   int64_t skipped_total = 0;
   for (const auto& [reason, count] : skipped) skipped_total += count;
   int64_t repaired_total = 0;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "kueuesim/base/status.h"
+#include "kueuesim/trace/change_source.h"
 #include "trace/formats.h"
 #include "trace/source.h"
 
@@ -17,6 +18,12 @@ struct Format {
   absl::StatusOr<GeneratedExtent> (*extent)(const TraceSpec&);
 };
 
+// Change formats are read with OpenChangeTrace (change_source.h); they
+// define no objects.
+absl::StatusOr<std::unique_ptr<internal::RecordFormat>> NotAWorkloadFormat(const TraceSpec& spec) {
+  return InvalidArgument(fmt::format("spec.format: {} holds changes, not workloads (OpenChangeTrace)", spec.format));
+}
+
 constexpr Format kFormats[] = {
     {"native-csv", internal::OpenNativeCsv, nullptr, nullptr},
     {"native-jsonl", internal::OpenNativeJsonl, nullptr, nullptr},
@@ -26,6 +33,8 @@ constexpr Format kFormats[] = {
     {"philly", internal::OpenPhilly, nullptr, nullptr},
     {"helios", internal::OpenHelios, nullptr, nullptr},
     {"pollux", internal::OpenPollux, nullptr, nullptr},
+    {"replica-timeline-csv", NotAWorkloadFormat, nullptr, nullptr},
+    {"replica-timeline-jsonl", NotAWorkloadFormat, nullptr, nullptr},
 };
 
 absl::StatusOr<const Format*> FindFormat(const TraceSpec& spec) {

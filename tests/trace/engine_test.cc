@@ -269,10 +269,11 @@ TEST(TraceSourceTest, InvalidSpecsAreRefused) {
   }, "spec.window");
 }
 
-// Setup: FormatNames. Expectation: the eight formats, in a stable order.
+// Setup: FormatNames. Expectation: the ten formats (two of them change formats), in a stable order.
 TEST(TraceSourceTest, FormatNames) {
   EXPECT_THAT(FormatNames(), ElementsAre("native-csv", "native-jsonl", "kueue-workloads", "kueue-perf-generator",
-                                         "alibaba-gpu-2023", "philly", "helios", "pollux"));
+                                         "alibaba-gpu-2023", "philly", "helios", "pollux", "replica-timeline-csv",
+                                         "replica-timeline-jsonl"));
 }
 
 int64_t MaxRssKiB() {

@@ -181,3 +181,59 @@ TEST(TraceReplayTest, BadTracesAreClearErrors) {
 
 }  // namespace
 }  // namespace kueuesim::trace
+
+namespace kueuesim::trace {
+namespace {
+
+// Setup: an LWS of 1 group (1 GPU) in a queue of 3 GPUs, and a replica
+// timeline that scales it to 3 at 60 s and to 5 at 120 s, names an LWS the
+// scenario does not have, and a Deployment. Invariant: each timeline row
+// is the Change a Change document would make: groups 1 and 2 are created
+// (and admitted) at 60 s, groups 3 and 4 at 120 s wait for quota; the rows
+// for the unknown LWS and the Deployment are counted as skipped, so that
+// rows_read = changes + skipped.
+TEST(TraceReplayTest, ReplicaTimelineScalesLeaderWorkerSet) {
+  const std::string path = testing::WriteTemp("replay_timeline.csv",
+                                              "time,namespace,name,kind,replicas\n"
+                                              "60,alibaba,llm,,3\n"
+                                              "90,alibaba,other,,2\n"
+                                              "100,alibaba,web,Deployment,2\n"
+                                              "120,alibaba,llm,,5\n");
+  const std::string lws =
+      "apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\n"
+      "metadata: {name: llm, namespace: alibaba, labels: {kueue.x-k8s.io/queue-name: main}}\n"
+      "spec:\n  replicas: 1\n  leaderWorkerTemplate:\n    size: 1\n    workerTemplate:\n      spec:\n"
+      "        containers:\n        - name: w\n          resources: {requests: {nvidia.com/gpu: \"1\"}}\n---\n";
+  const std::string yaml = "apiVersion: kueuesim.io/v1alpha1\nkind: Simulation\nmetadata: {name: s}\nspec: {until: 10m}\n---\n" +
+                           Queues("3") + lws + TraceYaml("replica-timeline-csv", path, "");
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(scenario::Scenario loaded, scenario::LoadScenarioStrings({{"replay.yaml", yaml}}));
+  const policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(auto sim, sim::Simulation::Create(loaded, registry));
+  char* data = nullptr;
+  size_t size = 0;
+  std::FILE* out = open_memstream(&data, &size);
+  metrics::WorkloadTableWriter table(out, metrics::TimeSeriesFormat::kCsv);
+  sim->AddEventSink(&table);
+  ASSERT_THAT(sim->Run(sim::RunOptions{}), IsOk());
+  table.Finish(sim->end_time());
+  std::fclose(out);
+  std::string text(data, size);
+  std::free(data);
+  ASSERT_EQ(sim->sources().size(), 1u);
+  const ImportReport& report = sim->sources()[0]->report();
+  EXPECT_EQ(report.rows_read, 4);
+  EXPECT_EQ(report.changes, 2);
+  EXPECT_EQ(report.workloads, 0);
+  EXPECT_THAT(report.Format(), HasSubstr("skipped 1: Deployment scaling is not simulated"));
+  EXPECT_THAT(report.Format(), HasSubstr("skipped 1: unknown object (no such LeaderWorkerSet managed by Kueue)"));
+  // Five group workloads: 0 from the start, 1-2 at 60 s, 3-4 at 120 s.
+  int rows = 0;
+  std::istringstream lines(text);
+  std::string line;
+  std::getline(lines, line);  // header
+  while (std::getline(lines, line)) rows += line.find("llm") != std::string::npos ? 1 : 0;
+  EXPECT_EQ(rows, 5) << text;
+}
+
+}  // namespace
+}  // namespace kueuesim::trace

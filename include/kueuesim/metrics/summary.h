@@ -204,6 +204,7 @@ struct TraceImportSummary {
   std::map<std::string, int64_t> skipped;   // reason -> rows
   std::map<std::string, int64_t> repaired;  // reason -> rows
   std::vector<std::string> examples;        // "line 17: negative duration"
+  int64_t changes = 0;                      // timed object changes (replica timelines)
 };
 
 // What one CronJob did (sim::CronJobReport, copied by the caller).

@@ -10,6 +10,8 @@
 //   philly                     the Philly job CSV (timestamp,duration,num_gpus,...)
 //   helios                     Helios-style job logs (job_id,user,vc,gpu_num,...)
 //   pollux                     Pollux/Sia workload CSV (name,time,application,num_replicas,...)
+//   replica-timeline-csv/-jsonl  timed LeaderWorkerSet changes, not workloads:
+//                              read with OpenChangeTrace (change_source.h)
 //
 // Common to every format (src/trace/source.h has the details):
 //   - Trace time: as written for formats with relative times (native,

@@ -20,6 +20,7 @@ struct ImportReport {
   std::string source;           // e.g. "openb_pod_list_default.csv (alibaba-gpu-2023)"
   int64_t rows_read = 0;        // data rows (not headers)
   int64_t workloads = 0;        // workloads produced
+  int64_t changes = 0;          // timed object changes produced (change traces)
   std::map<std::string, int64_t> skipped;   // reason -> rows skipped
   std::map<std::string, int64_t> repaired;  // reason -> rows repaired
   // The first few skipped or repaired rows: "line 17: negative duration".
