@@ -251,7 +251,8 @@ absl::Status CheckAdmissionFits(const ClusterState& state, WorkloadId id, const 
   return absl::OkStatus();
 }
 
-absl::Status CheckTopologyPlacements(const ClusterState& state, const std::string& where) {
+absl::Status CheckTopologyPlacements(const ClusterState& state, const std::string& where,
+                                     const std::function<bool(cluster::WorkloadId)>& placed_by_input) {
   const cluster::TasCache* tas = state.tas();
   if (tas == nullptr || tas->empty()) return absl::OkStatus();
   // The nodes of each domain, per list of levels (built when first needed).
@@ -278,6 +279,7 @@ absl::Status CheckTopologyPlacements(const ClusterState& state, const std::strin
     const std::vector<const model::Node*>* nodes = nullptr;
     std::map<std::string, Amount> requests;
     std::vector<std::string> workloads;
+    bool placed_by_run = false;  // a placement there was made by the run
   };
   std::map<std::tuple<cluster::FlavorId, Values, Values>, Placed> placed;
   for (WorkloadId id = 0; id < state.num_workloads(); ++id) {
@@ -300,6 +302,7 @@ absl::Status CheckTopologyPlacements(const ClusterState& state, const std::strin
           Placed& p = placed[{f, ps.topology_assignment->levels, domain.values}];
           if (p.nodes == nullptr) p.nodes = all;
           p.workloads.push_back(wl.key);
+          if (!placed_by_input || !placed_by_input(id)) p.placed_by_run = true;
           const Amount count = domain.count;
           for (const topology::ResourceAmount& r : wl.pod_sets[i].tas_per_pod) {
             if (r.resource == tas->pods_resource()) continue;
@@ -330,6 +333,7 @@ absl::Status CheckTopologyPlacements(const ClusterState& state, const std::strin
       }
     }
     if (names.empty()) continue;  // no node of the flavor there any more
+    if (!p.placed_by_run) continue;  // the input's own placements only
     for (const auto& [resource, amount] : p.requests) {
       const auto it = allocatable.find(resource);
       const Amount have = it == allocatable.end() ? 0 : it->second;
@@ -409,6 +413,11 @@ void InvariantChecker::OnEvent(const cluster::SimEvent& event) {
   if (event.type == cluster::EventType::kQuotaReserved && event.cluster != nullptr &&
       event.workload != cluster::kNone) {
     reserved_.push_back({event.cluster, event.workload});
+    placed_by_input_.erase({event.cluster, event.workload});
+  }
+  if (event.type == cluster::EventType::kAdmittedAtStart && event.cluster != nullptr &&
+      event.workload != cluster::kNone) {
+    placed_by_input_.insert({event.cluster, event.workload});
   }
 }
 
@@ -433,7 +442,11 @@ const absl::Status& InvariantChecker::Check(SimTime now, const std::string& wher
   for (const ClusterState* state : clusters_) {
     absl::Status s = CheckWorkloadStates(*state, at);
     if (s.ok()) s = CheckQuotaAccounting(*state, at);
-    if (s.ok()) s = CheckTopologyPlacements(*state, at);
+    if (s.ok()) {
+      s = CheckTopologyPlacements(*state, at, [this, state](cluster::WorkloadId id) {
+        return placed_by_input_.count({state, id}) > 0;
+      });
+    }
     if (s.ok()) s = CheckOwnedWorkloads(*state, at);
     if (!s.ok()) {
       Fail(ClusterPrefix(*state).empty() ? s : Annotate(s, ClusterPrefix(*state)));

@@ -445,6 +445,13 @@ TEST(TopologyInvariantTest, PlacementsWithinAllocatablePassAndOverflowIsCaught) 
                     HasSubstr("flavor gpu, domain "),
                     HasSubstr(fmt::format("kubernetes.io/hostname={0} (node {0})", first)),
                     HasSubstr("by ml/job-big request 16 of nvidia.com/gpu, the allocatable is 8")));
+  // The same overfull placement held by the input (admitted in its exported
+  // status, as in Kueue's own TAS tests) is the starting point, not a
+  // decision of the run: not a violation.
+  const auto from_input = [](cluster::WorkloadId id) { return id == 0; };
+  EXPECT_TRUE(sim::CheckTopologyPlacements(state, "here", from_input).ok());
+  const auto from_run = [](cluster::WorkloadId) { return false; };
+  EXPECT_FALSE(sim::CheckTopologyPlacements(state, "here", from_run).ok());
 }
 
 }  // namespace

@@ -11,6 +11,8 @@
 #define KUEUESIM_SIM_INVARIANTS_H_
 
 #include <cstdint>
+#include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -50,8 +52,14 @@ absl::Status CheckAdmissionFits(const cluster::ClusterState& state, cluster::Wor
 // each) add up to no more than the allocatable of those nodes, per
 // resource. (Per flavor: without TASHandleOverlappingFlavors Kueue keeps
 // the flavors sharing a node apart, so only the per-flavor sum is its
-// guarantee.)
-absl::Status CheckTopologyPlacements(const cluster::ClusterState& state, const std::string& where);
+// guarantee.) Placements the input already holds (workloads admitted in
+// their exported status) are Kueue's starting point, not its decision: a
+// domain they overfill on their own is not a violation (Kueue's TAS cache
+// simply has negative free capacity there), only one where a placement the
+// run made is among those over the allocatable. `placed_by_input(id)`
+// says which workloads' placements came from the input; null: none did.
+absl::Status CheckTopologyPlacements(const cluster::ClusterState& state, const std::string& where,
+                                     const std::function<bool(cluster::WorkloadId)>& placed_by_input = nullptr);
 
 // LeaderWorkerSet groups: a Workload owned by a group (an LWS group index)
 // has a valid index, and no two live Workloads (Pending, QuotaReserved or
@@ -92,6 +100,9 @@ class InvariantChecker : public cluster::EventSink {
     cluster::WorkloadId workload;
   };
   std::vector<Reservation> reserved_;
+  // Workloads holding the placement of their input status (admitted at
+  // the start and not re-admitted since), per cluster.
+  std::set<std::pair<const cluster::ClusterState*, cluster::WorkloadId>> placed_by_input_;
 };
 
 }  // namespace kueuesim::sim
