@@ -240,6 +240,9 @@ void Scheduler::Nominate(std::vector<Entry>* entries, std::vector<Entry>* inadmi
       // Not nominated (ValidateAdmissibility, ValidateResources): "resources
       // validation failed: ...".
       e.SetPending(Reason(QuotaReservedReason::kMisconfigured), PendingMessage::kInvalidResources);
+    } else if (cluster::HasLimitRangeViolations(*wl.spec)) {
+      // ValidateLimitRange: "resources didn't satisfy LimitRange constraints: ...".
+      e.SetPending(Reason(QuotaReservedReason::kMisconfigured), PendingMessage::kLimitRangeViolated);
     } else {
       // GetAssignments records the entry's last assignment afresh;
       // recordAssignment sets the message to Assignment.Message().

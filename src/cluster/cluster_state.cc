@@ -408,6 +408,23 @@ absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model
   record.duration = spec->duration;
   record.startup_delay = spec->startup_delay.value_or(default_startup_delay_);
   record.has_closed_preemption_gate = !spec->preemption_gates.empty();
+  // status.requeueState and the Requeued condition of the input. The count
+  // keeps counting toward waitForPodsReady's backoffLimitCount; a pending
+  // workload's backoff holds it in its queue until requeueAt. Requeued=False
+  // holds it until the workload controller sets it True: at requeueAt for
+  // the backoff reasons (PodsReadyTimeout, AdmissionCheck); at its first
+  // reconcile for a reactivated workload, a queue that is not stopped and
+  // DRA's re-evaluation (Deactivated, ClusterQueueStopped,
+  // LocalQueueStopped, Inadmissible); never for any other reason.
+  record.requeue_count = spec->requeue_count;
+  if (!spec->admission.has_value()) {
+    record.requeue_at = spec->requeue_at;
+    if (spec->requeued_false_reason.has_value()) {
+      const std::string& reason = *spec->requeued_false_reason;
+      record.requeued_condition_false = reason != "Deactivated" && reason != "ClusterQueueStopped" &&
+                                        reason != "LocalQueueStopped" && reason != "Inadmissible";
+    }
+  }
   // DRA (Kueue's workload controller, handleDRA, before it queues a pending
   // workload): per pod set the logical resources its claims are charged and
   // the extended resources they replace, or why the workload is refused.

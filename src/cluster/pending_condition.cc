@@ -81,6 +81,8 @@ std::string_view QuotaReservedReasonName(QuotaReservedReason reason) {
       return "AdmissionGated";
     case QuotaReservedReason::kDeactivated:
       return "Deactivated";
+    case QuotaReservedReason::kOnHold:
+      return "OnHold";
     case QuotaReservedReason::kPending:
       return "Pending";
     case QuotaReservedReason::kInadmissible:
@@ -167,6 +169,35 @@ std::string InvalidResourcesMessage(const model::Workload& workload) {
   return "resources validation failed: " + (errors.size() == 1 ? joined : "[" + joined + "]");
 }
 
+bool HasLimitRangeViolations(const model::Workload& workload) {
+  for (const model::PodSet& pod_set : workload.pod_sets) {
+    if (!pod_set.limit_range_violations.empty()) return true;
+  }
+  return false;
+}
+
+std::string LimitRangeViolationMessage(const model::Workload& workload) {
+  // limitrange.Summary.ValidatePodSpec: field.Invalid(path, names, message)
+  // per container (init containers first) and for the pod, aggregated as
+  // InvalidResourcesMessage.
+  std::vector<std::string> errors;
+  for (size_t i = 0; i < workload.pod_sets.size(); ++i) {
+    for (const auto& entry : workload.pod_sets[i].limit_range_violations) {
+      std::string names;
+      for (const std::string& name : entry.resources) {
+        names += fmt::format("{}\"{}\"", names.empty() ? "" : ",", name);
+      }
+      errors.push_back(fmt::format("spec.podSets[{}].template.spec{}{}: Invalid value: [{}]: requests must not be {} "
+                                   "the limitRange {}",
+                                   i, entry.path.empty() ? "" : ".", entry.path, names,
+                                   entry.above_max ? "above" : "below", entry.above_max ? "max" : "min"));
+    }
+  }
+  std::string joined;
+  for (const std::string& e : errors) joined += (joined.empty() ? "" : ", ") + e;
+  return "resources didn't satisfy LimitRange constraints: " + (errors.size() == 1 ? joined : "[" + joined + "]");
+}
+
 std::string PendingMessageText(const ClusterState& state, const WorkloadRecord& wl,
                                const PendingCondition& condition) {
   const CqId cq = state.ClusterQueueOf(wl);
@@ -192,6 +223,8 @@ std::string PendingMessageText(const ClusterState& state, const WorkloadRecord& 
       return fmt::format("workload namespace \"{}\" does not exist: namespaces \"{}\" not found", ns, ns);
     case PendingMessage::kInvalidResources:
       return InvalidResourcesMessage(*wl.spec);
+    case PendingMessage::kLimitRangeViolated:
+      return LimitRangeViolationMessage(*wl.spec);
     case PendingMessage::kAdmissionGatedBy:
       return fmt::format("Admission is gated by: {}", AdmissionGateOf(*wl.spec));
     case PendingMessage::kPreemptionGated:

@@ -417,6 +417,9 @@ void ClusterRuntime::HandleEvent(int32_t kind, int64_t a, int64_t b) {
     case kSecondPass:
       OnSecondPass(id, generation);
       break;
+    case kInputBackoffFinished:
+      OnInputBackoffFinished(id, generation);
+      break;
     default:
       KUEUESIM_CHECK_MSG(false, fmt::format("unknown runtime event {}", kind));
   }
@@ -473,6 +476,23 @@ void ClusterRuntime::QueueArrived(WorkloadId id) {
                         state_->gates().unadmitted_workloads_observability ? cluster::QuotaReservedReason::kMisconfigured
                                                                            : cluster::QuotaReservedReason::kInadmissible,
                         wl.inadmissible_reason);
+    return;
+  }
+  if (wl.spec->on_hold_message.has_value() || wl.spec->waiting_for_replacement_pods) {
+    // workload.IsAdmissible: QuotaReserved=False OnHold (a job integration
+    // released the quota on purpose) or WaitingForReplacementPods=True (the
+    // job's controller has not replaced its failed pods): not queued, and
+    // nothing in the simulation changes either condition.
+    ++counters_.held;
+    const bool on_hold = wl.spec->on_hold_message.has_value();
+    Emit(EventType::kHeld, id, state_->ClusterQueueOf(wl), kNone, on_hold ? "OnHold" : "WaitingForReplacementPods");
+    SyncControllerCondition(id);
+    return;
+  }
+  if (HeldByInputRequeueState(id)) {
+    ++counters_.held;
+    Emit(EventType::kHeld, id, state_->ClusterQueueOf(wl), kNone, "Requeued=False");
+    SyncControllerCondition(id);
     return;
   }
   if (HeldByLocalQueue(wl)) {
@@ -1042,6 +1062,35 @@ void ClusterRuntime::OnRequeueBackoffFinished(WorkloadId id, uint32_t generation
   // Requeued=True (BackoffFinished): the workload goes back into its queue.
   wl.requeued_condition_false = false;
   if (wl.phase == WorkloadPhase::kPending && !HeldByLocalQueue(wl) &&
+      queues_->AddOrUpdate(id, WallNow(), /*reevaluate=*/true)) {
+    needs_cycle_ = true;
+  }
+}
+
+bool ClusterRuntime::HeldByInputRequeueState(WorkloadId id) {
+  WorkloadRecord& wl = state_->workload(id);
+  const std::optional<std::string>& reason = wl.spec->requeued_false_reason;
+  if (wl.input_backoff_seen) return false;  // arrived before: the input's state is spent
+  wl.input_backoff_seen = true;
+  const bool backoff_reason = !reason.has_value() || *reason == "PodsReadyTimeout" || *reason == "AdmissionCheck";
+  if (wl.requeued_condition_false && !backoff_reason) return true;
+  const bool in_backoff = wl.requeued_condition_false || (wl.requeue_at.has_value() && *wl.requeue_at > WallNow());
+  if (in_backoff) {
+    // The queue keeps it aside (BackoffExpired) until the workload
+    // controller's reconcile at requeueAt sets Requeued=True and requeues it.
+    const SimTime at = std::max<SimTime>(engine_->now(), wl.requeue_at.value_or(0) - state_->start_time());
+    engine_->Schedule(at, this, kInputBackoffFinished, id, wl.run_generation);
+  }
+  return false;
+}
+
+void ClusterRuntime::OnInputBackoffFinished(WorkloadId id, uint32_t generation) {
+  WorkloadRecord& wl = state_->workload(id);
+  if (generation != wl.run_generation) return;
+  // Requeued=True (BackoffFinished) and requeueAt cleared.
+  wl.requeued_condition_false = false;
+  wl.requeue_at.reset();
+  if (wl.phase == WorkloadPhase::kPending && !wl.admission.has_value() && !HeldByLocalQueue(wl) &&
       queues_->AddOrUpdate(id, WallNow(), /*reevaluate=*/true)) {
     needs_cycle_ = true;
   }

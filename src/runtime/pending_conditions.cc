@@ -50,6 +50,11 @@ bool ClusterRuntime::IsAdmissionGated(const WorkloadRecord& wl) const {
 void ClusterRuntime::SyncControllerCondition(WorkloadId id) {
   const WorkloadRecord& wl = state_->workload(id);
   if (wl.admission.has_value()) return;
+  if (wl.spec->on_hold_message.has_value() && wl.spec->active && wl.phase != WorkloadPhase::kDeactivated) {
+    // IsOnHold: the condition the job integration wrote stays.
+    SetPendingCondition(id, QuotaReservedReason::kOnHold, *wl.spec->on_hold_message);
+    return;
+  }
   const bool granular = state_->gates().unadmitted_workloads_observability;
   PendingCondition next;
   auto set = [&next](QuotaReservedReason reason, PendingMessage message) {
@@ -85,6 +90,9 @@ void ClusterRuntime::SyncControllerCondition(WorkloadId id) {
   } else if (!next.has_condition() && cq != kNone && cluster::HasRequestsAboveLimits(*wl.spec)) {
     // ValidateAdmissibility: ValidateResources
     set(QuotaReservedReason::kMisconfigured, PendingMessage::kInvalidResources);
+  } else if (!next.has_condition() && cq != kNone && cluster::HasLimitRangeViolations(*wl.spec)) {
+    // ValidateAdmissibility: ValidateLimitRange
+    set(QuotaReservedReason::kMisconfigured, PendingMessage::kLimitRangeViolated);
   } else if (!next.has_condition() && IsAdmissionGated(wl)) {
     set(QuotaReservedReason::kAdmissionGated, PendingMessage::kAdmissionGatedBy);
   }

@@ -6,11 +6,13 @@
 #include <charconv>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "kueuesim/base/status.h"
+#include "kueuesim/model/pod_resources.h"
 #include "scenario/decode_dra.h"
 #include "scenario/decode_durations.h"
 #include "scenario/generate_name.h"
@@ -252,45 +254,20 @@ absl::StatusOr<model::FungibilityPolicy> DecodeFungibility(const FieldReader& fi
   return field.Error(fmt::format("unknown value \"{}\" (valid: MayStopSearch, TryNextFlavor)", text));
 }
 
-// Adds `from` into `into`, resource by resource.
-// Adds `from` into `into`; returns the first resource whose sum overflows
-// int64 (nullopt: none). Amounts here are parsed quantities, never Unlimited.
-std::optional<std::string> AddRequests(std::map<std::string, Amount>* into,
-                                       const std::map<std::string, Amount>& from) {
-  std::optional<std::string> overflowed;
-  for (const auto& [name, amount] : from) {
-    Amount& total = (*into)[name];
-    if (__builtin_add_overflow(total, amount, &total)) {
-      total = std::numeric_limits<Amount>::max();
-      if (!overflowed.has_value()) overflowed = name;
-    }
-  }
-  return overflowed;
-}
-
-void MaxRequests(std::map<std::string, Amount>* into, const std::map<std::string, Amount>& from) {
-  for (const auto& [name, amount] : from) {
-    auto it = into->find(name);
-    if (it == into->end() || it->second < amount) (*into)[name] = amount;
-  }
-}
-
-// Requests of one container (limits stand in for missing requests, as
-// Kueue's AdjustResources does).
-// Records in `violations` (when not null) the resources whose request exceeds
-// the limit, sorted, as Kueue's ValidateResources compares them (canonical
-// amounts); with `reject`, such a request is an error instead, as the API
-// server's pod validation refuses it.
-absl::StatusOr<std::map<std::string, Amount>> DecodeContainerRequests(
-    const FieldReader& container, const std::map<std::string, Amount>* request_floor = nullptr,
-    std::vector<std::string>* violations = nullptr, bool reject = false) {
+// The requests and limits of one container (or of the pod-level
+// `resources`) as written, canonical amounts sorted by name; `request_floor`
+// (an operator's merge into the first container) raises the requests it
+// names. With `reject`, a request above its limit or a negative amount is an
+// error, as the API server's pod validation refuses it (built-in kinds);
+// otherwise Kueue's ValidateResources finds it (model::ComputePodRequests).
+absl::Status DecodeContainerResources(const FieldReader& container, const std::map<std::string, Amount>* request_floor,
+                                      bool reject, model::ContainerResources* out) {
   std::map<std::string, Amount> requests;
-  std::map<std::string, Amount> own_requests;
+  std::map<std::string, Amount> limits;
   FieldReader resources = container.Field("resources");
   KUEUESIM_RETURN_IF_ERROR(resources.ExpectMapping());
-  for (const bool limits : {false, true}) {
-    if (limits && request_floor != nullptr) MaxRequests(&requests, *request_floor);
-    FieldReader list = resources.Field(limits ? "limits" : "requests");
+  for (const bool is_limits : {false, true}) {
+    FieldReader list = resources.Field(is_limits ? "limits" : "requests");
     KUEUESIM_RETURN_IF_ERROR(list.ExpectMapping());
     if (!list.present()) continue;
     for (size_t i = 0; i < list.node().size(); ++i) {
@@ -299,23 +276,30 @@ absl::StatusOr<std::map<std::string, Amount>> DecodeContainerRequests(
       if (reject && amount < 0) {
         return list.Field(name).Error("must be greater than or equal to 0 (the API server rejects the object)");
       }
-      if (!limits) {
-        own_requests.emplace(name, amount);
-      } else if (auto it = own_requests.find(name); it != own_requests.end() && it->second > amount) {
-        if (reject) {
+      if (is_limits) {
+        if (auto it = requests.find(name); reject && it != requests.end() && it->second > amount) {
           auto limit_text = list.Field(name).String();
           return resources.Field("requests").Field(name).Error(
               fmt::format("must be less than or equal to {} limit of {} (the API server rejects the object)",
                           name, limit_text.ok() ? *limit_text : std::to_string(amount)));
         }
-        if (violations != nullptr) violations->push_back(name);
+        limits.emplace(name, amount);
+      } else {
+        requests.emplace(name, amount);
       }
-      // A limit only stands in for a missing request.
-      requests.emplace(name, amount);
     }
   }
-  if (violations != nullptr) std::sort(violations->begin(), violations->end());
-  return requests;
+  if (request_floor != nullptr) {
+    for (const auto& [name, amount] : *request_floor) {
+      auto [it, inserted] = requests.emplace(name, amount);
+      if (!inserted) it->second = std::max(it->second, amount);
+    }
+  }
+  out->requests.clear();
+  out->limits.clear();
+  for (const auto& [name, amount] : requests) out->requests.push_back({name, amount});
+  for (const auto& [name, amount] : limits) out->limits.push_back({name, amount});
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::optional<model::TopologyRequest>> DecodeTopologyRequest(const FieldReader& field) {
@@ -477,6 +461,39 @@ absl::StatusOr<std::optional<UnixMicros>> TrueConditionTime(const FieldReader& c
   return std::optional<UnixMicros>();
 }
 
+// status.requeueState and the conditions that keep a pending Workload out
+// of its queue (Requeued=False, QuotaReserved=False OnHold,
+// WaitingForReplacementPods=True).
+absl::Status DecodeRequeueState(const FieldReader& status, model::Workload* wl) {
+  FieldReader requeue_state = status.Field("requeueState");
+  if (requeue_state.present()) {
+    KUEUESIM_RETURN_IF_ERROR(requeue_state.ExpectMapping());
+    KUEUESIM_ASSIGN_OR_RETURN(auto count, requeue_state.Field("count").OptInt32());
+    if (count.value_or(0) < 0) return requeue_state.Field("count").Error("must be greater than or equal to 0");
+    wl->requeue_count = count.value_or(0);
+    if (requeue_state.Field("requeueAt").present()) {
+      KUEUESIM_ASSIGN_OR_RETURN(wl->requeue_at, requeue_state.Field("requeueAt").Timestamp());
+    }
+  }
+  FieldReader conditions = status.Field("conditions");
+  KUEUESIM_RETURN_IF_ERROR(conditions.ExpectSequence());
+  for (size_t i = 0; i < conditions.size(); ++i) {
+    FieldReader condition = conditions.Index(i);
+    KUEUESIM_ASSIGN_OR_RETURN(auto type, condition.Field("type").OptString());
+    KUEUESIM_ASSIGN_OR_RETURN(auto condition_status, condition.Field("status").OptString());
+    KUEUESIM_ASSIGN_OR_RETURN(auto reason, condition.Field("reason").OptString());
+    if (type == "Requeued" && condition_status == "False") {
+      wl->requeued_false_reason = reason.value_or("");
+    } else if (type == "QuotaReserved" && condition_status == "False" && reason == "OnHold") {
+      KUEUESIM_ASSIGN_OR_RETURN(auto message, condition.Field("message").OptString());
+      wl->on_hold_message = message.value_or("");
+    } else if (type == "WaitingForReplacementPods" && condition_status == "True") {
+      wl->waiting_for_replacement_pods = true;
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<std::optional<model::TopologyRequest>> DecodeTopologyAnnotations(
@@ -526,115 +543,77 @@ absl::Status DecodePodTemplate(const FieldReader& template_field, model::PodSet*
 absl::Status DecodePodSpec(const FieldReader& spec, const PodSpecExtras& extras, model::PodSet* pod_set) {
   KUEUESIM_RETURN_IF_ERROR(spec.ExpectMapping());
 
-  // Effective pod request (k8s.io/component-helpers/resource PodRequests):
-  // max(sum(containers) + sum(sidecars), max over init containers of the
-  // init container plus the sidecars started before it) + overhead.
-  std::map<std::string, Amount> requests;
-  std::optional<std::string> overflowed;
-  const auto note_overflow = [&overflowed](std::optional<std::string> resource) {
-    if (!overflowed.has_value()) overflowed = std::move(resource);
-  };
-  // Kueue's DRA extended-resource path (pkg/dra ResolveExtendedResourceQuota)
-  // aggregates per original resource name differently: the sum over the
-  // regular containers against the max over every init container (sidecars
-  // included), for names with a domain prefix.
-  std::map<std::string, Amount> extended_sum;
-  std::map<std::string, Amount> extended_init_max;
-  const auto domain_prefixed = [](const std::map<std::string, Amount>& from) {
-    std::map<std::string, Amount> out;
-    for (const auto& [name, amount] : from) {
-      if (amount != 0 && name.find('/') != std::string::npos) out.emplace(name, amount);
-    }
+  // The containers' and the pod's resources as written; the effective
+  // request and the checks of requests against limits are derived from them
+  // (model::ComputePodRequests), now and again once the namespace's
+  // LimitRanges and the RuntimeClasses are known (the loader's Finish).
+  auto written = std::make_shared<model::PodResources>();
+  written->containers_field = extras.containers_field;
+  const auto to_list = [](const std::map<std::string, Amount>& from) {
+    std::vector<model::ResourceAmount> out;
+    out.reserve(from.size());
+    for (const auto& [name, amount] : from) out.push_back({name, amount});
     return out;
-  };
-  // ValidateResources: init containers first, then containers, then the
-  // pod-level resources.
-  std::vector<model::PodSet::RequestsAboveLimits> above_limits;
-  std::vector<model::PodSet::RequestsAboveLimits> container_above_limits;
-  const auto note_above = [](std::vector<model::PodSet::RequestsAboveLimits>* into, std::string path,
-                             std::vector<std::string> names) {
-    if (!names.empty()) into->push_back({std::move(path), std::move(names)});
   };
   FieldReader containers = spec.Field(extras.containers_field);
   KUEUESIM_RETURN_IF_ERROR(containers.ExpectSequence());
   for (size_t i = 0; i < containers.size(); ++i) {
     const bool floored = i == 0 && !extras.first_container_request_floor.empty();
-    std::vector<std::string> above;
-    KUEUESIM_ASSIGN_OR_RETURN(
-        auto container_requests,
-        DecodeContainerRequests(containers.Index(i), floored ? &extras.first_container_request_floor : nullptr,
-                                &above, extras.api_server_validated));
-    note_above(&container_above_limits, fmt::format("{}[{}]", extras.containers_field, i), std::move(above));
-    note_overflow(AddRequests(&requests, container_requests));
-    note_overflow(AddRequests(&extended_sum, domain_prefixed(container_requests)));
+    model::ContainerResources container;
+    container.index = static_cast<int32_t>(i);
+    KUEUESIM_RETURN_IF_ERROR(DecodeContainerResources(containers.Index(i),
+                                                      floored ? &extras.first_container_request_floor : nullptr,
+                                                      extras.api_server_validated, &container));
+    written->containers.push_back(std::move(container));
   }
   for (const auto& extra : extras.extra_containers) {
-    std::map<std::string, Amount> container_requests = extra.requests;
-    for (const auto& [name, amount] : extra.limits) container_requests.emplace(name, amount);
-    note_overflow(AddRequests(&requests, container_requests));
-    note_overflow(AddRequests(&extended_sum, domain_prefixed(container_requests)));
+    model::ContainerResources container;
+    container.index = static_cast<int32_t>(written->containers.size());
+    container.requests = to_list(extra.requests);
+    container.limits = to_list(extra.limits);
+    written->containers.push_back(std::move(container));
   }
-  std::map<std::string, Amount> restartable_sum;
-  std::map<std::string, Amount> init_max;
   FieldReader init_containers = spec.Field("initContainers");
   KUEUESIM_RETURN_IF_ERROR(init_containers.ExpectSequence());
   for (size_t i = 0; i < init_containers.size(); ++i) {
-    FieldReader container = init_containers.Index(i);
-    std::vector<std::string> above;
-    KUEUESIM_ASSIGN_OR_RETURN(auto container_requests,
-                              DecodeContainerRequests(container, nullptr, &above, extras.api_server_validated));
-    note_above(&above_limits, fmt::format("initContainers[{}]", i), std::move(above));
-    KUEUESIM_ASSIGN_OR_RETURN(auto restart_policy, container.Field("restartPolicy").OptString());
-    MaxRequests(&extended_init_max, domain_prefixed(container_requests));
-    if (restart_policy.value_or("") == "Always") {
-      note_overflow(AddRequests(&requests, container_requests));
-      note_overflow(AddRequests(&restartable_sum, container_requests));
-      MaxRequests(&init_max, restartable_sum);
-    } else {
-      std::map<std::string, Amount> with_sidecars = container_requests;
-      note_overflow(AddRequests(&with_sidecars, restartable_sum));
-      MaxRequests(&init_max, with_sidecars);
-    }
+    FieldReader field = init_containers.Index(i);
+    model::ContainerResources container;
+    container.index = static_cast<int32_t>(i);
+    KUEUESIM_RETURN_IF_ERROR(DecodeContainerResources(field, nullptr, extras.api_server_validated, &container));
+    KUEUESIM_ASSIGN_OR_RETURN(auto restart_policy, field.Field("restartPolicy").OptString());
+    container.role = restart_policy.value_or("") == "Always" ? model::ContainerResources::Role::kSidecar
+                                                               : model::ContainerResources::Role::kInit;
+    written->containers.push_back(std::move(container));
   }
-  MaxRequests(&requests, init_max);
-  for (auto& entry : container_above_limits) above_limits.push_back(std::move(entry));
-  // Pod-level resources (KEP-2837) replace the aggregate for the resources
-  // they name.
-  {
-    std::vector<std::string> above;
-    KUEUESIM_RETURN_IF_ERROR(DecodeContainerRequests(spec, nullptr, &above, extras.api_server_validated).status());
-    note_above(&above_limits, "resources", std::move(above));
-  }
-  pod_set->requests_above_limits = std::move(above_limits);
-  FieldReader pod_resources = spec.Field("resources").Field("requests");
-  if (pod_resources.present()) {
-    KUEUESIM_RETURN_IF_ERROR(pod_resources.ExpectMapping());
-    for (size_t i = 0; i < pod_resources.node().size(); ++i) {
-      std::string name(pod_resources.node().key(i));
-      KUEUESIM_ASSIGN_OR_RETURN(requests[name], pod_resources.Field(name).AmountOf(name, false, true));
-    }
+  // Pod-level resources (KEP-2837).
+  if (spec.Field("resources").present()) {
+    model::ContainerResources pod_level;
+    KUEUESIM_RETURN_IF_ERROR(DecodeContainerResources(spec, nullptr, extras.api_server_validated, &pod_level));
+    written->pod_level = model::PodResources::PodLevel{std::move(pod_level.requests), std::move(pod_level.limits)};
   }
   FieldReader overhead = spec.Field("overhead");
   if (overhead.present()) {
     KUEUESIM_RETURN_IF_ERROR(overhead.ExpectMapping());
+    written->overhead.emplace();
     for (size_t i = 0; i < overhead.node().size(); ++i) {
       std::string name(overhead.node().key(i));
       KUEUESIM_ASSIGN_OR_RETURN(Amount amount, overhead.Field(name).AmountOf(name, false));
-      note_overflow(AddRequests(&requests, {{name, amount}}));
+      written->overhead->push_back({name, amount});
     }
+    std::sort(written->overhead->begin(), written->overhead->end(),
+              [](const model::ResourceAmount& a, const model::ResourceAmount& b) { return a.name < b.name; });
   }
-  if (overflowed.has_value()) {
+  KUEUESIM_ASSIGN_OR_RETURN(auto runtime_class_name, spec.Field("runtimeClassName").OptString());
+  written->runtime_class_name = runtime_class_name.value_or("");
+  model::PodRequestTotals totals = model::ComputePodRequests(*written);
+  if (totals.overflowed.has_value()) {
     return spec.Field("containers").Error(
-        fmt::format("the pod's total request of {} overflows int64", *overflowed));
+        fmt::format("the pod's total request of {} overflows int64", *totals.overflowed));
   }
-  pod_set->requests.clear();
-  for (const auto& [name, amount] : requests) {
-    // Negative requests are floored to zero (Requests.FloorToZero).
-    pod_set->requests.push_back({name, std::max<Amount>(amount, 0)});
-  }
-  MaxRequests(&extended_sum, extended_init_max);
-  pod_set->container_extended_requests.clear();
-  for (const auto& [name, amount] : extended_sum) pod_set->container_extended_requests.push_back({name, amount});
+  pod_set->requests = std::move(totals.requests);
+  pod_set->container_extended_requests = std::move(totals.container_extended_requests);
+  pod_set->requests_above_limits = std::move(totals.requests_above_limits);
+  pod_set->written_resources = std::move(written);
 
   KUEUESIM_ASSIGN_OR_RETURN(pod_set->node_selector, spec.Field("nodeSelector").StringMap());
   FieldReader terms = spec.Field("affinity")
@@ -867,6 +846,74 @@ absl::StatusOr<model::Namespace> DecodeNamespace(const FieldReader& object) {
   // Kubernetes adds this label to every namespace.
   ns.meta.labels.emplace("kubernetes.io/metadata.name", ns.meta.name);
   return ns;
+}
+
+namespace {
+
+// A ResourceList (name -> quantity) as canonical amounts sorted by name.
+absl::StatusOr<std::vector<model::ResourceAmount>> DecodeResourceAmounts(const FieldReader& list) {
+  std::vector<model::ResourceAmount> out;
+  if (!list.present()) return out;
+  KUEUESIM_RETURN_IF_ERROR(list.ExpectMapping());
+  for (size_t i = 0; i < list.node().size(); ++i) {
+    std::string name(list.node().key(i));
+    KUEUESIM_ASSIGN_OR_RETURN(Amount amount, list.Field(name).AmountOf(name, false));
+    out.push_back({std::move(name), amount});
+  }
+  std::sort(out.begin(), out.end(),
+            [](const model::ResourceAmount& a, const model::ResourceAmount& b) { return a.name < b.name; });
+  return out;
+}
+
+// Adds to `into` the entries of `from` it does not name.
+void AddMissing(std::vector<model::ResourceAmount>* into, const std::vector<model::ResourceAmount>& from) {
+  for (const model::ResourceAmount& entry : from) {
+    const bool named = std::any_of(into->begin(), into->end(),
+                                   [&entry](const model::ResourceAmount& e) { return e.name == entry.name; });
+    if (!named) into->push_back(entry);
+  }
+  std::sort(into->begin(), into->end(),
+            [](const model::ResourceAmount& a, const model::ResourceAmount& b) { return a.name < b.name; });
+}
+
+}  // namespace
+
+absl::StatusOr<model::LimitRange> DecodeLimitRange(const FieldReader& object) {
+  model::LimitRange range;
+  KUEUESIM_ASSIGN_OR_RETURN(range.meta, DecodeMeta(object, true));
+  FieldReader limits = object.Field("spec").Field("limits");
+  if (!limits.present()) return limits.Error("is required");
+  KUEUESIM_RETURN_IF_ERROR(limits.ExpectSequence());
+  for (size_t i = 0; i < limits.size(); ++i) {
+    FieldReader item_field = limits.Index(i);
+    KUEUESIM_RETURN_IF_ERROR(item_field.ExpectMapping());
+    model::LimitRangeItem item;
+    KUEUESIM_ASSIGN_OR_RETURN(item.type, item_field.Field("type").String());
+    KUEUESIM_ASSIGN_OR_RETURN(item.max, DecodeResourceAmounts(item_field.Field("max")));
+    KUEUESIM_ASSIGN_OR_RETURN(item.min, DecodeResourceAmounts(item_field.Field("min")));
+    KUEUESIM_ASSIGN_OR_RETURN(item.default_limits, DecodeResourceAmounts(item_field.Field("default")));
+    KUEUESIM_ASSIGN_OR_RETURN(item.default_requests, DecodeResourceAmounts(item_field.Field("defaultRequest")));
+    if (item.type == "Container") {
+      // The API server's defaulting (SetDefaults_LimitRangeItem): a missing
+      // default limit is the max, a missing default request the default
+      // limit, else the min. An exported LimitRange already holds them.
+      AddMissing(&item.default_limits, item.max);
+      AddMissing(&item.default_requests, item.default_limits);
+      AddMissing(&item.default_requests, item.min);
+    }
+    range.limits.push_back(std::move(item));
+  }
+  return range;
+}
+
+absl::StatusOr<model::RuntimeClass> DecodeRuntimeClass(const FieldReader& object) {
+  model::RuntimeClass runtime_class;
+  KUEUESIM_ASSIGN_OR_RETURN(runtime_class.meta, DecodeMeta(object, false));
+  FieldReader pod_fixed = object.Field("overhead").Field("podFixed");
+  if (pod_fixed.present()) {
+    KUEUESIM_ASSIGN_OR_RETURN(runtime_class.pod_fixed_overhead, DecodeResourceAmounts(pod_fixed));
+  }
+  return runtime_class;
 }
 
 absl::StatusOr<model::AdmissionCheck> DecodeAdmissionCheck(const FieldReader& object) {
@@ -1165,6 +1212,7 @@ absl::StatusOr<model::Workload> DecodeWorkload(const FieldReader& object, KueueA
       }
     }
   }
+  KUEUESIM_RETURN_IF_ERROR(DecodeRequeueState(status, &wl));
   FieldReader checks = status.Field("admissionChecks");
   KUEUESIM_RETURN_IF_ERROR(checks.ExpectSequence());
   for (size_t i = 0; i < checks.size(); ++i) {

@@ -27,6 +27,10 @@ absl::StatusOr<model::LocalQueue> DecodeLocalQueue(const FieldReader& object);
 absl::StatusOr<model::WorkloadPriorityClass> DecodeWorkloadPriorityClass(const FieldReader& object);
 absl::StatusOr<model::PriorityClass> DecodePriorityClass(const FieldReader& object);
 absl::StatusOr<model::Namespace> DecodeNamespace(const FieldReader& object);
+// v1 LimitRange, with the API server's defaulting of Container items.
+absl::StatusOr<model::LimitRange> DecodeLimitRange(const FieldReader& object);
+// node.k8s.io RuntimeClass (its overhead.podFixed).
+absl::StatusOr<model::RuntimeClass> DecodeRuntimeClass(const FieldReader& object);
 absl::StatusOr<model::AdmissionCheck> DecodeAdmissionCheck(const FieldReader& object);
 absl::StatusOr<model::Topology> DecodeTopology(const FieldReader& object);
 absl::StatusOr<model::MultiKueueConfig> DecodeMultiKueueConfig(const FieldReader& object);

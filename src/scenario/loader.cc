@@ -12,6 +12,7 @@
 
 #include "kueuesim/base/status.h"
 #include "kueuesim/doc/reader.h"
+#include "kueuesim/model/pod_resources.h"
 #include "kueuesim/scenario/scenario.h"
 #include "kueuesim/base/checked.h"
 #include "kueuesim/trace/importers.h"
@@ -64,6 +65,7 @@ class Loader {
     MakeDeferredReplicas();
     KUEUESIM_RETURN_IF_ERROR(FinishPodGroups());
     KUEUESIM_RETURN_IF_ERROR(FinishIntegratedKinds());
+    for (ClusterSpec& cluster : scenario_.clusters) KUEUESIM_RETURN_IF_ERROR(AdjustResources(&cluster));
     KUEUESIM_RETURN_IF_ERROR(CountLeaderWorkerSetScaling());
     KUEUESIM_RETURN_IF_ERROR(budget_.Finish());
     scenario_.limits = budget_.limits();
@@ -185,6 +187,10 @@ class Loader {
         return Add(&cluster.nodes, std::move(node));
       }
       if (kind == "Pod") return LoadPod(object, root, name, &cluster);
+      if (kind == "LimitRange") return Add(&cluster.limit_ranges, DecodeLimitRange(object));
+    } else if ((api_version == "node.k8s.io/v1" || api_version == "node.k8s.io/v1beta1") &&
+               kind == "RuntimeClass") {
+      return Add(&cluster.runtime_classes, DecodeRuntimeClass(object));
     } else if (api_version == "apps/v1" && (kind == "Deployment" || kind == "StatefulSet")) {
       // The replica Workloads of the pod integration are counted now and
       // made when loading ends: a scenario beyond the budget is refused
@@ -283,6 +289,88 @@ class Loader {
       return absl::OkStatus();
     }
     for (auto& workload : outcome.workloads) KUEUESIM_RETURN_IF_ERROR(AddWorkload(cluster, std::move(workload)));
+    return absl::OkStatus();
+  }
+
+  // Kueue's AdjustResources and ValidateLimitRange on every pod template of
+  // `cluster` (Workloads, LeaderWorkerSet and CronJob templates): a
+  // RuntimeClass's fixed overhead for pods that name it and set none, the
+  // namespace's LimitRange defaults, then the effective requests again and
+  // the LimitRange bounds. The written resources are dropped afterwards.
+  absl::Status AdjustResources(ClusterSpec* cluster) {
+    std::map<std::string, std::vector<const model::LimitRange*>> ranges_by_namespace;
+    for (const model::LimitRange& range : cluster->limit_ranges) {
+      ranges_by_namespace[range.meta.namespace_].push_back(&range);
+    }
+    std::map<std::string, model::LimitRangeSummary> summaries;
+    for (const auto& [ns, ranges] : ranges_by_namespace) summaries.emplace(ns, model::SummarizeLimitRanges(ranges));
+    std::map<std::string, const model::RuntimeClass*> runtime_classes;
+    for (const model::RuntimeClass& runtime_class : cluster->runtime_classes) {
+      runtime_classes.emplace(runtime_class.meta.name, &runtime_class);
+    }
+    // Replicas of one template share its written resources: adjust once.
+    struct Adjusted {
+      bool changed = false;
+      model::PodRequestTotals totals;
+      std::vector<model::PodSet::LimitRangeViolation> violations;
+    };
+    std::map<std::pair<const model::PodResources*, std::string>, Adjusted> done;
+    const model::LimitRangeSummary no_limit_ranges;
+    const auto adjust = [&](const std::string& ns, const std::string& owner, model::PodSet* pod_set) -> absl::Status {
+      std::shared_ptr<const model::PodResources> written = std::move(pod_set->written_resources);
+      pod_set->written_resources.reset();
+      if (written == nullptr || (summaries.empty() && runtime_classes.empty())) return absl::OkStatus();
+      auto key = std::make_pair(written.get(), ns);
+      auto it = done.find(key);
+      if (it == done.end()) {
+        const auto summary = summaries.find(ns);
+        const auto runtime_class = runtime_classes.find(written->runtime_class_name);
+        model::PodResources pod = *written;
+        Adjusted adjusted;
+        adjusted.changed = model::AdjustPodResources(
+            summary == summaries.end() ? no_limit_ranges : summary->second,
+            runtime_class == runtime_classes.end() ? nullptr : runtime_class->second, &pod);
+        if (adjusted.changed) adjusted.totals = model::ComputePodRequests(pod);
+        if (adjusted.totals.overflowed.has_value()) {
+          return absl::InvalidArgumentError(fmt::format(
+              "{} pod set \"{}\": with the RuntimeClass overhead and the LimitRange defaults of namespace \"{}\", "
+              "the pod's total request of {} overflows int64",
+              owner, pod_set->name, ns, *adjusted.totals.overflowed));
+        }
+        if (summary != summaries.end()) {
+          adjusted.violations = model::ValidateLimitRanges(
+              summary->second, pod, adjusted.changed ? adjusted.totals.requests : pod_set->requests);
+        }
+        it = done.emplace(key, std::move(adjusted)).first;
+      }
+      if (it->second.changed) {
+        pod_set->requests = it->second.totals.requests;
+        pod_set->container_extended_requests = it->second.totals.container_extended_requests;
+        pod_set->requests_above_limits = it->second.totals.requests_above_limits;
+      }
+      pod_set->limit_range_violations = it->second.violations;
+      return absl::OkStatus();
+    };
+    for (model::Workload& workload : cluster->workloads) {
+      const std::string owner = fmt::format("Workload \"{}/{}\"", workload.meta.namespace_, workload.meta.name);
+      for (model::PodSet& pod_set : workload.pod_sets) {
+        KUEUESIM_RETURN_IF_ERROR(adjust(workload.meta.namespace_, owner, &pod_set));
+      }
+    }
+    for (model::LeaderWorkerSet& lws : cluster->leader_worker_sets) {
+      const std::string owner = fmt::format("LeaderWorkerSet \"{}/{}\"", lws.meta.namespace_, lws.meta.name);
+      if (lws.leader_template.has_value()) {
+        KUEUESIM_RETURN_IF_ERROR(adjust(lws.meta.namespace_, owner, &*lws.leader_template));
+      }
+      KUEUESIM_RETURN_IF_ERROR(adjust(lws.meta.namespace_, owner, &lws.worker_template));
+    }
+    for (model::CronJob& cron_job : cluster->cron_jobs) {
+      if (!cron_job.job_workload.has_value()) continue;
+      const std::string owner = fmt::format("CronJob \"{}/{}\"", cron_job.meta.namespace_, cron_job.meta.name);
+      for (model::PodSet& pod_set : cron_job.job_workload->pod_sets) {
+        KUEUESIM_RETURN_IF_ERROR(adjust(cron_job.meta.namespace_, owner, &pod_set));
+      }
+    }
     return absl::OkStatus();
   }
 

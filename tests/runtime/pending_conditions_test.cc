@@ -151,6 +151,100 @@ TEST(PendingConditionsTest, RequestsExceedLimitsSeveral) {
                           "requests must not exceed its limits]"));
 }
 
+// AdjustResources and ValidateLimitRange (pkg/workload/resources.go): a
+// Job without requests in a namespace with a LimitRange is charged the
+// defaultRequest (the API server defaults it from `default`) and runs; a
+// container whose limit is above the LimitRange max, or a pod above the Pod
+// max, waits Misconfigured with Kueue's message; another namespace is free.
+// A RuntimeClass's fixed overhead is charged to a pod that names it.
+TEST(PendingConditionsTest, LimitRangesAndRuntimeClassOverhead) {
+  const std::string limit_range =
+      "apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: limits\n  namespace: team\nspec:\n  limits:\n"
+      "  - type: Container\n    max: {cpu: \"2\"}\n    default: {cpu: 500m}\n"
+      "  - type: Pod\n    max: {cpu: \"3\"}\n---\n";
+  const std::string runtime_class =
+      "apiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata:\n  name: kata\nhandler: kata\n"
+      "overhead:\n  podFixed: {cpu: 250m}\n---\n";
+  const auto job = [](const std::string& name, const std::string& ns, const std::string& resources,
+                      const std::string& extra_spec = "") {
+    return "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: " + name + "\n  namespace: " + ns +
+           "\n  labels:\n    kueue.x-k8s.io/queue-name: q\n  annotations:\n    kueuesim.io/duration: 100s\n"
+           "spec:\n  template:\n    spec:\n" + extra_spec +
+           "      containers:\n      - name: c\n        image: x\n        resources: " + resources + "\n---\n";
+  };
+  auto run = RunYaml(kDefaultFlavor + ClusterQueueYaml("cq", {"cpu"}, {{"default", {"20"}, {}}}) +
+                     LocalQueueYaml("team", "q", "cq") + LocalQueueYaml("other", "q", "cq") + limit_range +
+                     runtime_class + job("defaulted", "team", "{}") +
+                     job("too-big", "team", "{requests: {cpu: \"1\"}, limits: {cpu: \"4\"}}") +
+                     job("free", "other", "{requests: {cpu: \"4\"}}") +
+                     job("kata", "other", "{requests: {cpu: \"1\"}}", "      runtimeClassName: kata\n"));
+  ASSERT_NE(run, nullptr);
+  const cluster::WorkloadRecord* defaulted = run->Find("team/job-defaulted");
+  ASSERT_NE(defaulted, nullptr);
+  EXPECT_EQ(defaulted->first_reserved_at, 0);
+  ASSERT_EQ(defaulted->spec->pod_sets[0].requests.size(), 1u);
+  EXPECT_EQ(defaulted->spec->pod_sets[0].requests[0].amount, 500);  // defaultRequest = default
+  EXPECT_THAT(run->recorder.Of("team/job-too-big"),
+              ElementsAre("0.0 team/job-too-big Misconfigured: resources didn't satisfy LimitRange constraints: "
+                          "spec.podSets[0].template.spec.containers[0]: Invalid value: [\"cpu\"]: requests must "
+                          "not be above the limitRange max"));
+  const cluster::WorkloadRecord* too_big = run->Find("team/job-too-big");
+  ASSERT_NE(too_big, nullptr);
+  EXPECT_EQ(too_big->first_reserved_at, -1);
+  const cluster::WorkloadRecord* free = run->Find("other/job-free");
+  ASSERT_NE(free, nullptr);
+  EXPECT_EQ(free->first_reserved_at, 0);
+  const cluster::WorkloadRecord* kata = run->Find("other/job-kata");
+  ASSERT_NE(kata, nullptr);
+  ASSERT_EQ(kata->spec->pod_sets[0].requests.size(), 1u);
+  EXPECT_EQ(kata->spec->pod_sets[0].requests[0].amount, 1250);
+}
+
+// The requeue state an exported Workload carries (workload.IsAdmissible,
+// ClusterQueue.backoffWaitingTimeExpired, the workload controller's
+// reconcile at requeueAt): a backoff until requeueAt (Requeued=False
+// PodsReadyTimeout, or requeueAt alone) holds it until then; a reactivated
+// workload (Requeued=False Deactivated, active) is queued at once;
+// QuotaReserved=False OnHold keeps the condition and is never queued, nor is
+// WaitingForReplacementPods=True; the control without state runs at once.
+TEST(PendingConditionsTest, RequeueStateFromTheInput) {
+  const auto workload = [](const std::string& name, const std::string& status) {
+    return "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: " + name +
+           "\n  namespace: default\n  creationTimestamp: \"2026-01-01T00:00:00Z\"\n"
+           "  annotations:\n    kueuesim.io/duration: 10s\nspec:\n  queueName: q\n  podSets:\n"
+           "  - name: main\n    count: 1\n    template:\n      spec:\n        containers:\n        - name: c\n"
+           "          resources:\n            requests:\n              cpu: \"1\"\n" +
+           (status.empty() ? "" : "status:\n" + status) + "---\n";
+  };
+  auto run = RunYaml(
+      kDefaultFlavor + ClusterQueueYaml("cq", {"cpu"}, {{"default", {"10"}, {}}}) +
+      LocalQueueYaml("default", "q", "cq") + workload("control", "") +
+      workload("backoff", "  requeueState:\n    count: 1\n    requeueAt: \"2026-01-01T00:01:00Z\"\n"
+                          "  conditions:\n  - type: Requeued\n    status: \"False\"\n    reason: PodsReadyTimeout\n") +
+      workload("requeue-at-only", "  requeueState:\n    requeueAt: \"2026-01-01T00:00:30Z\"\n") +
+      workload("reactivated", "  conditions:\n  - type: Requeued\n    status: \"False\"\n    reason: Deactivated\n") +
+      workload("on-hold", "  conditions:\n  - type: QuotaReserved\n    status: \"False\"\n    reason: OnHold\n"
+                          "    message: scaled to zero\n") +
+      workload("replacing", "  conditions:\n  - type: WaitingForReplacementPods\n    status: \"True\"\n"
+                            "    reason: PodsFailed\n"));
+  ASSERT_NE(run, nullptr);
+  const auto reserved_at = [&run](const std::string& key) -> SimTime {
+    const cluster::WorkloadRecord* wl = run->Find(key);
+    EXPECT_NE(wl, nullptr) << key;
+    return wl == nullptr ? -2 : wl->first_reserved_at;
+  };
+  EXPECT_EQ(reserved_at("default/control"), 0);
+  EXPECT_EQ(reserved_at("default/backoff"), 60 * kSecond);
+  EXPECT_EQ(reserved_at("default/requeue-at-only"), 30 * kSecond);
+  EXPECT_EQ(reserved_at("default/reactivated"), 0);
+  EXPECT_EQ(reserved_at("default/on-hold"), -1);
+  EXPECT_EQ(reserved_at("default/replacing"), -1);
+  EXPECT_THAT(run->recorder.Of("default/on-hold"), ElementsAre("0.0 default/on-hold OnHold: scaled to zero"));
+  const cluster::WorkloadRecord* backoff = run->Find("default/backoff");
+  ASSERT_NE(backoff, nullptr);
+  EXPECT_EQ(backoff->requeue_count, 1);
+}
+
 // workload_controller.go mayUpdateConditionForAdmissionGatedBy (gate
 // AdmissionGatedBy, Beta, on): a Workload, or a Job whose annotation Kueue
 // copies to its Workload, with a non-empty kueue.x-k8s.io/admission-gated-by

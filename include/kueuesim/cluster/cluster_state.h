@@ -268,6 +268,8 @@ struct WorkloadRecord {
   int32_t requeue_count = 0;
   std::optional<UnixMicros> requeue_at;
   bool requeued_condition_false = false;
+  // The input's requeue state was looked at (on its first arrival).
+  bool input_backoff_seen = false;
   int32_t holding_index = kNone;  // position in ClusterQueueInfo::holding
   bool snapshot_removed = false;  // removed from the snapshot by a simulation
   // Admitted in the running cycle: its usage counts, but the cycle's

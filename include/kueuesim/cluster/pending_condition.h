@@ -70,6 +70,7 @@ enum class QuotaReservedReason : uint8_t {
   kWaitingForPodsReady,
   kAdmissionGated,
   kDeactivated,
+  kOnHold,  // a job integration released the quota on purpose (workload.IsOnHold)
   // Legacy (gate off).
   kPending,
   kInadmissible,
@@ -97,6 +98,7 @@ enum class PendingMessage : uint8_t {
   kNamespaceMismatch,         // "workload namespace doesn't match ClusterQueue selector"
   kNamespaceMissing,          // "workload namespace \"ns\" does not exist: ..."
   kInvalidResources,          // "resources validation failed: ..." (requests above limits)
+  kLimitRangeViolated,        // "resources didn't satisfy LimitRange constraints: ..."
   kAdmissionGatedBy,          // "Admission is gated by: <annotation>"
   kPreemptionGated,           // "Workload requires preemption, but it's gated"
   kDeferredFit,               // "Workload has overlapping preemption targets ..., but will fit after ..."
@@ -147,6 +149,13 @@ struct PendingCondition {
 bool HasRequestsAboveLimits(const model::Workload& workload);
 // Kueue's message for such a workload: "resources validation failed: ...".
 std::string InvalidResourcesMessage(const model::Workload& workload);
+
+// Whether a container or the pod of `workload` breaks its namespace's
+// LimitRanges (Kueue's ValidateLimitRange, checked after ValidateResources).
+bool HasLimitRangeViolations(const model::Workload& workload);
+// Kueue's message for such a workload: "resources didn't satisfy LimitRange
+// constraints: ...".
+std::string LimitRangeViolationMessage(const model::Workload& workload);
 
 // The kueue.x-k8s.io/admission-gated-by annotation (Kueue copies a job's to
 // its Workload); "" when absent. Non-empty with the AdmissionGatedBy gate on:

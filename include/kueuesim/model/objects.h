@@ -204,8 +204,37 @@ struct PriorityClass {
   bool global_default = false;
 };
 
+// A resource and its canonical amount.
+struct ResourceAmount {
+  std::string name;
+  Amount amount = 0;
+};
+
 struct Namespace {
   ObjectMeta meta;
+};
+
+// v1 LimitRange: per-type bounds and defaults of a namespace's containers
+// and pods (spec.limits[]). Kueue applies the Container and Pod items to the
+// workloads it charges (pkg/util/limitrange, pkg/workload/resources.go).
+struct LimitRangeItem {
+  std::string type;  // "Container", "Pod", "PersistentVolumeClaim", ...
+  std::vector<ResourceAmount> max;
+  std::vector<ResourceAmount> min;
+  std::vector<ResourceAmount> default_limits;    // default
+  std::vector<ResourceAmount> default_requests;  // defaultRequest
+};
+
+struct LimitRange {
+  ObjectMeta meta;
+  std::vector<LimitRangeItem> limits;
+};
+
+// node.k8s.io/v1 RuntimeClass: its overhead.podFixed is added to the pods
+// that name it and set no overhead of their own (Kueue's handlePodOverhead).
+struct RuntimeClass {
+  ObjectMeta meta;
+  std::optional<std::vector<ResourceAmount>> pod_fixed_overhead;  // nullopt: no overhead
 };
 
 // A duration drawn at random (with the run's seed) or fixed: "90s",
@@ -391,12 +420,6 @@ struct TopologyRequest {
   }
 };
 
-// A resource and its canonical amount.
-struct ResourceAmount {
-  std::string name;
-  Amount amount = 0;
-};
-
 // A pod's spec.resourceClaims[] entry: a claim template (a fresh claim per
 // pod) or a claim referenced by name (shared; Kueue refuses those).
 struct PodResourceClaim {
@@ -404,6 +427,9 @@ struct PodResourceClaim {
   std::string resource_claim_template_name;
   std::string resource_claim_name;
 };
+
+// The containers' and the pod's resources as written (pod_resources.h).
+struct PodResources;
 
 struct PodSet {
   std::string name = "main";
@@ -430,6 +456,24 @@ struct PodSet {
     bool operator==(const RequestsAboveLimits& other) const = default;
   };
   std::vector<RequestsAboveLimits> requests_above_limits;
+  // Containers (or the pod) whose requests break the namespace's LimitRanges
+  // (Kueue's ValidateLimitRange after AdjustResources): the workload is left
+  // pending, Misconfigured. `path` is under the pod template's spec
+  // ("containers[0]"; empty for the pod as a whole), `above_max` tells the
+  // max check from the min check; Kueue's order (init containers, then
+  // containers, then the pod; max before min).
+  struct LimitRangeViolation {
+    std::string path;
+    std::vector<std::string> resources;
+    bool above_max = true;
+    bool operator==(const LimitRangeViolation& other) const = default;
+  };
+  std::vector<LimitRangeViolation> limit_range_violations;
+  // The pod template's containers and pod-level resources as written, kept
+  // by the loader only until the namespace's LimitRanges and the cluster's
+  // RuntimeClasses have been applied (scenario loading clears it); see
+  // kueuesim/model/pod_resources.h.
+  std::shared_ptr<const PodResources> written_resources;
   Labels node_selector;
   std::vector<NodeSelectorTerm> required_affinity;  // empty: none
   std::vector<PreferredSchedulingTerm> preferred_affinity;
@@ -502,6 +546,19 @@ struct Workload {
   // status.accumulatedPastExecutionTimeSeconds
   int64_t accumulated_past_execution_seconds = 0;
   std::vector<std::pair<std::string, std::string>> admission_check_states;  // name, state
+  // status.requeueState: the evictions counted toward waitForPodsReady's
+  // backoffLimitCount, and the end of the current backoff (the queue holds
+  // the workload until then).
+  int32_t requeue_count = 0;
+  std::optional<UnixMicros> requeue_at;
+  // The Requeued condition when False: its reason (nullopt when the
+  // condition is absent or True).
+  std::optional<std::string> requeued_false_reason;
+  // QuotaReserved=False with reason OnHold (workload.IsOnHold): its message.
+  std::optional<std::string> on_hold_message;
+  // WaitingForReplacementPods=True: not admissible until the job's
+  // controller replaces its failed pods (workload.IsAdmissible).
+  bool waiting_for_replacement_pods = false;
 
   // kueuesim timing (annotations kueuesim.io/arrival, kueuesim.io/duration,
   // kueuesim.io/startup-delay).

@@ -285,6 +285,7 @@ class ClusterRuntime : public engine::EventHandler {
     kCheckRetryEviction,
     kDelayedPodStart,
     kSecondPass,
+    kInputBackoffFinished,
   };
 
   // A timed change of a Kueue object, resolved to ids (object_changes.cc).
@@ -336,6 +337,12 @@ class ClusterRuntime : public engine::EventHandler {
   void OnAdmissionFairSharingTick();
   void OnPodsReadyTimeout(WorkloadId id, uint32_t generation);
   void OnRequeueBackoffFinished(WorkloadId id, uint32_t generation);
+  // A backoff the input's status carries (requeueState.requeueAt,
+  // Requeued=False): whether the workload is held for good (a Requeued=False
+  // reason nothing in the simulation turns True); else, when the backoff
+  // lasts beyond now, its end is scheduled.
+  bool HeldByInputRequeueState(WorkloadId id);
+  void OnInputBackoffFinished(WorkloadId id, uint32_t generation);
   // maximumExecutionTimeSeconds: deactivation once the admitted time
   // (this and earlier admissions) reaches the limit.
   void ScheduleMaximumExecutionTime(WorkloadId id);

@@ -148,6 +148,8 @@ struct ClusterSpec {
   std::vector<model::WorkloadPriorityClass> workload_priority_classes;
   std::vector<model::PriorityClass> priority_classes;
   std::vector<model::Namespace> namespaces;
+  std::vector<model::LimitRange> limit_ranges;      // applied to pod templates at load
+  std::vector<model::RuntimeClass> runtime_classes;  // likewise (overhead)
   std::vector<model::AdmissionCheck> admission_checks;
   std::vector<model::ProvisioningRequestConfig> provisioning_request_configs;
   std::vector<model::AutoscalerPool> autoscaler_pools;
