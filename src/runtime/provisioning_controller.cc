@@ -266,7 +266,10 @@ void ProvisioningController::CreateRequest(WorkloadId id, int32_t check, CheckIn
 void ProvisioningController::OnRequestChanged(int64_t request) {
   auto owner = request_owner_.find(request);
   if (owner == request_owner_.end()) return;
-  const auto [id, check] = owner->second;
+  // Plain variables, not structured bindings: the lambda below captures
+  // them (clang before 16 refuses to capture a binding).
+  const WorkloadId id = owner->second.first;
+  const auto check = owner->second.second;
   auto it = checks_.find({id, check});
   if (it == checks_.end() || it->second.request != request) return;
   CheckInfo& info = it->second;

@@ -44,29 +44,44 @@ struct Value {
   enum class Kind { kNull, kScalar, kMap, kList } kind = Kind::kNull;
   std::string text;
   bool quoted = false;
-  std::vector<std::pair<std::string, Value>> map;
+  // A key and its value. Not a std::pair: pair<std::string, Value> checks
+  // that Value is default-constructible while Value is still being defined,
+  // which clang with libstdc++ refuses.
+  struct Entry;
+  std::vector<Entry> map;
   std::vector<Value> list;
 
-  Value* Find(std::string_view key) {
-    for (auto& [k, v] : map) {
-      if (k == key) return &v;
-    }
-    return nullptr;
-  }
-  Value& At(std::string_view key) {
-    if (Value* v = Find(key)) return *v;
-    kind = Kind::kMap;
-    map.emplace_back(std::string(key), Value());
-    return map.back().second;
-  }
-  static Value Scalar(std::string text, bool quoted) {
-    Value v;
-    v.kind = Kind::kScalar;
-    v.text = std::move(text);
-    v.quoted = quoted;
-    return v;
-  }
+  Value* Find(std::string_view key);
+  Value& At(std::string_view key);
+  static Value Scalar(std::string text, bool quoted);
 };
+
+struct Value::Entry {
+  std::string first;
+  Value second;
+};
+
+Value* Value::Find(std::string_view key) {
+  for (auto& [k, v] : map) {
+    if (k == key) return &v;
+  }
+  return nullptr;
+}
+
+Value& Value::At(std::string_view key) {
+  if (Value* v = Find(key)) return *v;
+  kind = Kind::kMap;
+  map.push_back(Entry{std::string(key), Value()});
+  return map.back().second;
+}
+
+Value Value::Scalar(std::string text, bool quoted) {
+  Value v;
+  v.kind = Kind::kScalar;
+  v.text = std::move(text);
+  v.quoted = quoted;
+  return v;
+}
 
 Value Copy(const doc::Node& node) {
   Value v;
@@ -78,7 +93,7 @@ Value Copy(const doc::Node& node) {
     return v;
   }
   v.kind = Value::Kind::kMap;
-  for (size_t i = 0; i < node.size(); ++i) v.map.emplace_back(std::string(node.key(i)), Copy(node.value(i)));
+  for (size_t i = 0; i < node.size(); ++i) v.map.push_back(Value::Entry{std::string(node.key(i)), Copy(node.value(i))});
   return v;
 }
 
@@ -107,13 +122,14 @@ void Merge(Value* base, const Value& patch, std::string_view field) {
   if (patch.kind == Value::Kind::kMap && base->kind == Value::Kind::kMap) {
     for (const auto& [key, value] : patch.map) {
       if (value.kind == Value::Kind::kNull) {
-        base->map.erase(std::remove_if(base->map.begin(), base->map.end(), [&](const auto& e) { return e.first == key; }),
+        base->map.erase(std::remove_if(base->map.begin(), base->map.end(),
+                                       [&name = key](const auto& e) { return e.first == name; }),
                         base->map.end());
         continue;
       }
       Value* existing = base->Find(key);
       if (existing == nullptr) {
-        base->map.emplace_back(key, value);
+        base->map.push_back(Value::Entry{key, value});
       } else {
         Merge(existing, value, key);
       }
