@@ -8,8 +8,10 @@
 #   ./dev.sh test   install what is missing, build, and run every test:
 #                   unit and end-to-end tests, the Python module's tests,
 #                   the Kueue conformance cases,
-#                   the example that links the installed library, and the
-#                   tests again under AddressSanitizer + UndefinedBehaviorSanitizer
+#                   the example that links the installed library, the
+#                   tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
+#                   and every fuzz target for KUEUESIM_CI_FUZZ_SECONDS (default
+#                   20; 0 leaves them out) with a fixed seed (built with clang)
 #
 # Other commands: ./dev.sh deps | build | bench | fuzz [SECONDS]
 #   ./dev.sh fuzz [SECONDS]  build the libFuzzer targets of tests/fuzz with clang
@@ -102,6 +104,11 @@ cmd_test() {
       -DKUEUESIM_BUILD_BENCHMARKS=OFF -DKUEUESIM_BUILD_EXAMPLES=OFF
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       run_tests "$ROOT/build/asan" "ASan+UBSan"
+  # Every fuzz target briefly, with a fixed seed, on top of the corpus and
+  # regression replay the ctest runs did (docs/fuzzing.md);
+  # KUEUESIM_CI_FUZZ_SECONDS=0 leaves it out.
+  local fuzz_seconds="${KUEUESIM_CI_FUZZ_SECONDS:-20}"
+  if [ "$fuzz_seconds" != "0" ]; then cmd_fuzz "$fuzz_seconds" 1; fi
   log "all tests passed"
 }
 
@@ -110,7 +117,8 @@ FUZZ_TARGETS=(doc_reader scenario_loader trace_native_csv trace_native_jsonl tra
 
 build_fuzzers() {  # build-dir
   local dir="$1"
-  if ! command -v clang++ >/dev/null 2>&1; then PACKAGES+=(clang); fi
+  # clang with its sanitizer and libFuzzer runtimes (Debian 12: clang 14).
+  PACKAGES+=(clang libclang-rt-14-dev)
   install_deps
   local launcher=()
   if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
@@ -125,8 +133,9 @@ build_fuzzers() {  # build-dir
 # build/fuzz/corpus/<target> (the committed seeds stay as they are);
 # crashing inputs to tests/fuzz/regressions/<target>/. Returns non-zero when
 # a target crashed. Each target's summary goes to build/fuzz/logs/<target>.log.
-cmd_fuzz() {
-  local seconds="${1:-180}" dir="$ROOT/build/fuzz" failed=()
+cmd_fuzz() {  # seconds [seed]
+  local seconds="${1:-180}" dir="$ROOT/build/fuzz" failed=() seed=()
+  if [ -n "${2:-}" ]; then seed=(-seed="$2"); fi
   log "building the fuzz targets (clang, libFuzzer + ASan + UBSan) in build/fuzz"
   build_fuzzers "$dir"
   mkdir -p "$dir/logs"
@@ -135,7 +144,7 @@ cmd_fuzz() {
     mkdir -p "$work" "$regressions"
     log "fuzzing $t for ${seconds}s"
     if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        "$dir/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 -max_len=16384 \
+        "$dir/fuzz/fuzz_$t" -max_total_time="$seconds" "${seed[@]}" -timeout=25 -rss_limit_mb=2048 -max_len=16384 \
         -print_final_stats=1 -dict="$ROOT/tests/fuzz/dict/$t.dict" -artifact_prefix="$regressions/" \
         "$work" "$ROOT/tests/fuzz/corpus/$t" >"$dir/logs/$t.log" 2>&1; then
       failed+=("$t")

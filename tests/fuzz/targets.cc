@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -123,7 +124,15 @@ int Quantities(const uint8_t* data, size_t size) {
       auto canonical = CanonicalValue(*q, resource);
       const Amount saturated = CanonicalAmountSaturating(*q, resource);
       if (canonical.ok()) {
-        if (saturated != *canonical) Broken("CanonicalAmountSaturating differs from CanonicalValue", text);
+        // Equal below Kueue's "unlimited" threshold (AmountFromQuantity:
+        // INT64_MAX / 1000 cores of cpu, INT64_MAX units otherwise); at or
+        // above it the saturating conversion says unlimited.
+        const int64_t threshold = std::string_view(resource) == "cpu"
+                                      ? std::numeric_limits<int64_t>::max() / 1000 * 1000
+                                      : std::numeric_limits<int64_t>::max();
+        if (saturated == kUnlimited ? *canonical < threshold : saturated != *canonical) {
+          Broken("CanonicalAmountSaturating disagrees with CanonicalValue", text);
+        }
         (void)FormatAmount(*canonical, resource);
         (void)KueueQuantityString(*canonical, resource);
       }
