@@ -619,7 +619,14 @@ void Scheduler::Requeue(Entry* e, CycleResult* result) {
   queues_->Requeue(e->workload, e->requeue_reason, state_->WallTime(now_));
   if (queues_->PlacementOf(e->workload) == queue::Placement::kParked) {
     ++result->parked;
-  } else if (pending_flavors) {
+  } else if (pending_flavors && state_->gates().flavor_fungibility) {
+    // The next cycle resumes the flavor scan where this one stopped.
+    // Without FlavorFungibility the scan restarts at the first flavor
+    // (NextFlavorToTryForPodSetResource is 0) while the recorded index is
+    // the zero value, not -1: Kueue requeues the workload at once and
+    // repeats the same evaluation, cycle after cycle, until something
+    // changes. The simulation runs that next cycle when something changes
+    // instead of spinning at one instant.
     ++result->requeued_with_pending_flavors;
   }
 }

@@ -85,3 +85,16 @@ set_tests_properties(e2e.doc_check PROPERTIES TIMEOUT 300)
 add_test(NAME e2e.doc_check_self
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/doc_check_test.py
           --sim $<TARGET_FILE:kueuesim_cli> --source ${PROJECT_SOURCE_DIR})
+# Random clusters, checked (docs/invariants.md#random-clusters): 200 generated
+# valid scenarios (and tests/e2e/random_clusters_regressions/*.yaml), each run
+# with --check-invariants and again without it: exit 0 and identical outputs.
+# Under the sanitizers (a Debug build, several times slower) 40 seeds.
+if(KUEUESIM_SANITIZE)
+  set(KUEUESIM_RANDOM_CLUSTER_SEEDS 40)
+else()
+  set(KUEUESIM_RANDOM_CLUSTER_SEEDS 200)
+endif()
+add_test(NAME e2e.random_clusters
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/random_clusters.py
+          --sim $<TARGET_FILE:kueuesim_cli> --seeds ${KUEUESIM_RANDOM_CLUSTER_SEEDS})
+set_tests_properties(e2e.random_clusters PROPERTIES TIMEOUT 600)
