@@ -141,6 +141,28 @@ std::string_view AdmissionGateOf(const model::Workload& workload) {
   return it == workload.meta.annotations.end() ? std::string_view() : std::string_view(it->second);
 }
 
+namespace {
+
+// field.Invalid(path, names, message).Error() for a path under pod set i's
+// template spec ("" for the spec itself): the names as a JSON list.
+std::string FieldInvalid(size_t pod_set, const std::string& path, const std::vector<std::string>& names,
+                         std::string_view message) {
+  std::string list;
+  for (const std::string& name : names) list += fmt::format("{}\"{}\"", list.empty() ? "" : ",", name);
+  return fmt::format("spec.podSets[{}].template.spec{}{}: Invalid value: [{}]: {}", pod_set, path.empty() ? "" : ".",
+                     path, list, message);
+}
+
+// "<prefix>: " and ErrorList.ToAggregate(): one error alone, several
+// bracketed and comma-separated.
+std::string Aggregate(std::string_view prefix, const std::vector<std::string>& errors) {
+  std::string joined;
+  for (const std::string& e : errors) joined += (joined.empty() ? "" : ", ") + e;
+  return fmt::format("{}: {}", prefix, errors.size() == 1 ? joined : "[" + joined + "]");
+}
+
+}  // namespace
+
 bool HasRequestsAboveLimits(const model::Workload& workload) {
   for (const model::PodSet& pod_set : workload.pod_sets) {
     if (!pod_set.requests_above_limits.empty()) return true;
@@ -149,24 +171,14 @@ bool HasRequestsAboveLimits(const model::Workload& workload) {
 }
 
 std::string InvalidResourcesMessage(const model::Workload& workload) {
-  // field.Invalid(path, names, RequestsMustNotExceedLimitMessage).Error():
-  // the names as a JSON list; ErrorList.ToAggregate: one error alone, several
-  // bracketed and comma-separated.
+  // ValidateResources: one field.Invalid per container (or the pod level).
   std::vector<std::string> errors;
   for (size_t i = 0; i < workload.pod_sets.size(); ++i) {
     for (const auto& entry : workload.pod_sets[i].requests_above_limits) {
-      std::string names;
-      for (const std::string& name : entry.resources) {
-        names += fmt::format("{}\"{}\"", names.empty() ? "" : ",", name);
-      }
-      errors.push_back(fmt::format("spec.podSets[{}].template.spec.{}: Invalid value: [{}]: requests must not "
-                                   "exceed its limits",
-                                   i, entry.path, names));
+      errors.push_back(FieldInvalid(i, entry.path, entry.resources, "requests must not exceed its limits"));
     }
   }
-  std::string joined;
-  for (const std::string& e : errors) joined += (joined.empty() ? "" : ", ") + e;
-  return "resources validation failed: " + (errors.size() == 1 ? joined : "[" + joined + "]");
+  return Aggregate("resources validation failed", errors);
 }
 
 bool HasLimitRangeViolations(const model::Workload& workload) {
@@ -177,25 +189,17 @@ bool HasLimitRangeViolations(const model::Workload& workload) {
 }
 
 std::string LimitRangeViolationMessage(const model::Workload& workload) {
-  // limitrange.Summary.ValidatePodSpec: field.Invalid(path, names, message)
-  // per container (init containers first) and for the pod, aggregated as
-  // InvalidResourcesMessage.
+  // limitrange.Summary.ValidatePodSpec: per container (init containers
+  // first) and for the pod.
   std::vector<std::string> errors;
   for (size_t i = 0; i < workload.pod_sets.size(); ++i) {
     for (const auto& entry : workload.pod_sets[i].limit_range_violations) {
-      std::string names;
-      for (const std::string& name : entry.resources) {
-        names += fmt::format("{}\"{}\"", names.empty() ? "" : ",", name);
-      }
-      errors.push_back(fmt::format("spec.podSets[{}].template.spec{}{}: Invalid value: [{}]: requests must not be {} "
-                                   "the limitRange {}",
-                                   i, entry.path.empty() ? "" : ".", entry.path, names,
-                                   entry.above_max ? "above" : "below", entry.above_max ? "max" : "min"));
+      errors.push_back(FieldInvalid(i, entry.path, entry.resources,
+                                    entry.above_max ? "requests must not be above the limitRange max"
+                                                    : "requests must not be below the limitRange min"));
     }
   }
-  std::string joined;
-  for (const std::string& e : errors) joined += (joined.empty() ? "" : ", ") + e;
-  return "resources didn't satisfy LimitRange constraints: " + (errors.size() == 1 ? joined : "[" + joined + "]");
+  return Aggregate("resources didn't satisfy LimitRange constraints", errors);
 }
 
 std::string PendingMessageText(const ClusterState& state, const WorkloadRecord& wl,
