@@ -665,10 +665,21 @@ CycleResult Scheduler::RunCycle(SimTime now) {
   }
 
   // Undo what was reserved for the cycle only.
+  bool negative_reservation = false;
   for (auto it = temporary_usage_.rbegin(); it != temporary_usage_.rend(); ++it) {
     snapshot_->RemoveUsage(it->first, it->second);
+    for (const FrAmount& u : it->second) negative_reservation = negative_reservation || u.amount < 0;
   }
   temporary_usage_.clear();
+  if (negative_reservation) {
+    // resourcesToReserve can be negative (a ClusterQueue above nominal +
+    // borrowingLimit after its quota was lowered). Kueue adds it to the
+    // cycle's snapshot, where addUsage does not carry a negative amount up
+    // to the cohort, and throws the snapshot away; the simulation keeps its
+    // one tree, so the cohorts' usage is rebuilt from the ClusterQueues'
+    // (whose own usage the undo restored exactly).
+    state_->tree().RecomputeCohortUsage();
+  }
   snapshot_->FinishCycle();
   for (WorkloadId id : admitted_in_cycle_) state_->workload(id).admitted_in_cycle = false;
 
