@@ -161,13 +161,17 @@ std::string Aggregate(std::string_view prefix, const std::vector<std::string>& e
   return fmt::format("{}: {}", prefix, errors.size() == 1 ? joined : "[" + joined + "]");
 }
 
+// Whether a pod set of `workload` has an entry in the list `member`.
+template <typename List>
+bool AnyPodSetLists(const model::Workload& workload, List model::PodSet::*member) {
+  return std::any_of(workload.pod_sets.begin(), workload.pod_sets.end(),
+                     [member](const model::PodSet& pod_set) { return !(pod_set.*member).empty(); });
+}
+
 }  // namespace
 
 bool HasRequestsAboveLimits(const model::Workload& workload) {
-  for (const model::PodSet& pod_set : workload.pod_sets) {
-    if (!pod_set.requests_above_limits.empty()) return true;
-  }
-  return false;
+  return AnyPodSetLists(workload, &model::PodSet::requests_above_limits);
 }
 
 std::string InvalidResourcesMessage(const model::Workload& workload) {
@@ -182,10 +186,7 @@ std::string InvalidResourcesMessage(const model::Workload& workload) {
 }
 
 bool HasLimitRangeViolations(const model::Workload& workload) {
-  for (const model::PodSet& pod_set : workload.pod_sets) {
-    if (!pod_set.limit_range_violations.empty()) return true;
-  }
-  return false;
+  return AnyPodSetLists(workload, &model::PodSet::limit_range_violations);
 }
 
 std::string LimitRangeViolationMessage(const model::Workload& workload) {

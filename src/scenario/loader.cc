@@ -317,8 +317,8 @@ class Loader {
     std::map<std::pair<const model::PodResources*, std::string>, Adjusted> done;
     const model::LimitRangeSummary no_limit_ranges;
     const auto adjust = [&](const std::string& ns, const std::string& owner, model::PodSet* pod_set) -> absl::Status {
+      // Moved out: the pod set keeps no written resources after loading.
       std::shared_ptr<const model::PodResources> written = std::move(pod_set->written_resources);
-      pod_set->written_resources.reset();
       if (written == nullptr || (summaries.empty() && runtime_classes.empty())) return absl::OkStatus();
       auto key = std::make_pair(written.get(), ns);
       auto it = done.find(key);
