@@ -8,10 +8,11 @@
 #   ./dev.sh test   install what is missing, build, and run every test:
 #                   unit and end-to-end tests, the Python module's tests,
 #                   the Kueue conformance cases,
-#                   the example that links the installed library, the
-#                   tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
-#                   and every fuzz target for KUEUESIM_CI_FUZZ_SECONDS (default
-#                   20; 0 leaves them out) with a fixed seed (built with clang)
+#                   the example that links the installed library; then, built
+#                   with clang, the tests again under AddressSanitizer +
+#                   UndefinedBehaviorSanitizer and every fuzz target for
+#                   KUEUESIM_CI_FUZZ_SECONDS (default 20; 0 leaves them out)
+#                   with a fixed seed
 #
 # Other commands: ./dev.sh deps | build | bench | fuzz [SECONDS]
 #   ./dev.sh fuzz [SECONDS]  build the libFuzzer targets of tests/fuzz with clang
@@ -99,27 +100,37 @@ cmd_test() {
   log "building (RelWithDebInfo, tests)"
   configure_and_build "$ROOT/build/test" RelWithDebInfo -DKUEUESIM_BUILD_BENCHMARKS=ON
   run_tests "$ROOT/build/test" "RelWithDebInfo"
-  log "building (AddressSanitizer + UndefinedBehaviorSanitizer)"
-  configure_and_build "$ROOT/build/asan" Debug -DKUEUESIM_SANITIZE="address;undefined" \
-      -DKUEUESIM_BUILD_BENCHMARKS=OFF -DKUEUESIM_BUILD_EXAMPLES=OFF
+  # One clang tree for the sanitizers and the fuzz targets: the tests run
+  # under ASan + UBSan, and the libFuzzer executables link the same
+  # instrumented libraries (a second compiler's view of the code, and one
+  # build instead of two on CI's two cores).
+  log "building (clang, AddressSanitizer + UndefinedBehaviorSanitizer, with the fuzz targets)"
+  install_clang
+  CC=clang CXX=clang++ configure_and_build "$ROOT/build/sanitize" Debug -DKUEUESIM_SANITIZE="address;undefined" \
+      -DKUEUESIM_BUILD_FUZZERS=ON -DKUEUESIM_BUILD_BENCHMARKS=OFF -DKUEUESIM_BUILD_EXAMPLES=OFF
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      run_tests "$ROOT/build/asan" "ASan+UBSan"
+      run_tests "$ROOT/build/sanitize" "ASan+UBSan"
   # Every fuzz target briefly, with a fixed seed, on top of the corpus and
   # regression replay the ctest runs did (docs/fuzzing.md);
   # KUEUESIM_CI_FUZZ_SECONDS=0 leaves it out.
   local fuzz_seconds="${KUEUESIM_CI_FUZZ_SECONDS:-20}"
-  if [ "$fuzz_seconds" != "0" ]; then cmd_fuzz "$fuzz_seconds" 1; fi
+  if [ "$fuzz_seconds" != "0" ]; then run_fuzzers "$ROOT/build/sanitize" "$fuzz_seconds" 1; fi
   log "all tests passed"
+}
+
+# clang with its sanitizer and libFuzzer runtimes (Debian 12: clang 14).
+install_clang() {
+  PACKAGES+=(clang libclang-rt-14-dev)
+  install_deps
 }
 
 FUZZ_TARGETS=(doc_reader scenario_loader trace_native_csv trace_native_jsonl trace_kueue_workloads
               trace_perf_generator trace_alibaba trace_philly trace_helios trace_pollux quantity duration cel)
 
+# The fuzz targets alone, optimized (RelWithDebInfo), for long runs.
 build_fuzzers() {  # build-dir
   local dir="$1"
-  # clang with its sanitizer and libFuzzer runtimes (Debian 12: clang 14).
-  PACKAGES+=(clang libclang-rt-14-dev)
-  install_deps
+  install_clang
   local launcher=()
   if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
   CC=clang CXX=clang++ cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
@@ -129,15 +140,20 @@ build_fuzzers() {  # build-dir
   cmake --build "$dir" -j "$JOBS" --target fuzzers
 }
 
-# Runs every fuzz target for $1 seconds. New corpus entries go to
-# build/fuzz/corpus/<target> (the committed seeds stay as they are);
-# crashing inputs to tests/fuzz/regressions/<target>/. Returns non-zero when
-# a target crashed. Each target's summary goes to build/fuzz/logs/<target>.log.
-cmd_fuzz() {  # seconds [seed]
-  local seconds="${1:-180}" dir="$ROOT/build/fuzz" failed=() seed=()
-  if [ -n "${2:-}" ]; then seed=(-seed="$2"); fi
+cmd_fuzz() {  # seconds
   log "building the fuzz targets (clang, libFuzzer + ASan + UBSan) in build/fuzz"
-  build_fuzzers "$dir"
+  build_fuzzers "$ROOT/build/fuzz"
+  run_fuzzers "$ROOT/build/fuzz" "${1:-180}"
+}
+
+# Runs every fuzz target of build-dir (its fuzz/ directory) for $2 seconds.
+# New corpus entries go to <build-dir>/corpus/<target> (the committed seeds
+# stay as they are); crashing inputs to tests/fuzz/regressions/<target>/.
+# Returns non-zero when a target crashed. Each target's summary goes to
+# <build-dir>/logs/<target>.log.
+run_fuzzers() {  # build-dir seconds [seed]
+  local dir="$1" seconds="$2" failed=() seed=()
+  if [ -n "${3:-}" ]; then seed=(-seed="$3"); fi
   mkdir -p "$dir/logs"
   for t in "${FUZZ_TARGETS[@]}"; do
     local work="$dir/corpus/$t" regressions="$ROOT/tests/fuzz/regressions/$t"

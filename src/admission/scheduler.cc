@@ -627,7 +627,7 @@ void Scheduler::Requeue(Entry* e, CycleResult* result) {
     // repeats the same evaluation, cycle after cycle, until something
     // changes. The simulation runs that next cycle when something changes
     // instead of spinning at one instant.
-    ++result->requeued_with_pending_flavors;
+    result->requeued_with_pending_flavors.push_back(e->workload);
   }
 }
 

@@ -51,14 +51,14 @@ struct CycleResult {
   // Heads that went to the parked set, and heads re-queued with flavors
   // left to try: both change what the next cycle sees.
   int parked = 0;
-  int requeued_with_pending_flavors = 0;
+  std::vector<WorkloadId> requeued_with_pending_flavors;
   // Workloads whose QuotaReserved=False condition (WorkloadRecord::pending)
   // the cycle changed, in the order it changed them.
   std::vector<WorkloadId> pending_changed;
   // Kueue's "success": something was admitted or evicted.
   bool success() const { return !reservations.empty() || !preemptions.empty(); }
   // Whether running another cycle at once could decide differently.
-  bool progressed() const { return success() || parked > 0 || requeued_with_pending_flavors > 0; }
+  bool progressed() const { return success() || parked > 0 || !requeued_with_pending_flavors.empty(); }
 };
 
 class Scheduler : public flavor::PreemptionOracle {

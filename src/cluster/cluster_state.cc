@@ -22,7 +22,6 @@ namespace {
 absl::string_view LookupKey(std::string_view text) { return absl::string_view(text.data(), text.size()); }
 
 constexpr char kPriorityClassLabel[] = "kueue.x-k8s.io/priority-class";
-constexpr char kWorkloadPriorityClassSource[] = "kueue.x-k8s.io/workloadpriorityclass";
 constexpr char kPodPriorityClassSource[] = "scheduling.k8s.io/priorityclass";
 
 // Multiplies a non-negative quantity by a non-negative integer, exactly.

@@ -545,8 +545,39 @@ bool ClusterRuntime::RunCycle() {
     Emit(EventType::kPending, id, state_->ClusterQueueOf(wl), kNone,
          cluster::QuotaReservedReasonName(wl.pending.reason));
   }
-  needs_cycle_ = result.heads > 0 && result.progressed();
-  return result.progressed();
+  bool progressed = result.progressed();
+  if (!result.success() && result.parked == 0 && !result.requeued_with_pending_flavors.empty()) {
+    // Heads re-queued at once to resume their flavor scan, and nothing else
+    // changed. Kueue keeps popping them every cycle; when neither the
+    // cluster nor any event changed meanwhile and their recorded scans are
+    // back to a state seen before, the cycles that follow repeat the ones
+    // since then for ever (e.g. two pod sets taking turns: one fits only
+    // where the other's last flavor left room). The evaluation is then
+    // settled until something changes, as in Kueue, where the repeats
+    // change nothing; the heads stay first in their queues.
+    if (engine_->events_processed() != flavor_scan_events_) {
+      flavor_scan_states_.clear();
+      flavor_scan_events_ = engine_->events_processed();
+    }
+    std::vector<int64_t> scan_state;
+    for (WorkloadId id : result.requeued_with_pending_flavors) {
+      scan_state.push_back(static_cast<int64_t>(id));
+      const std::optional<cluster::LastAssignmentState>& last = state_->workload(id).last_assignment;
+      if (!last.has_value()) continue;
+      for (const auto& tried : last->last_tried_flavor_idx) {
+        scan_state.push_back(-2 - static_cast<int64_t>(tried.size()));
+        for (const auto& [resource, index] : tried) {
+          scan_state.push_back(static_cast<int64_t>(resource));
+          scan_state.push_back(index);
+        }
+      }
+    }
+    if (!flavor_scan_states_.insert(std::move(scan_state)).second) progressed = false;
+  } else {
+    flavor_scan_states_.clear();
+  }
+  needs_cycle_ = result.heads > 0 && progressed;
+  return progressed;
 }
 
 void ClusterRuntime::OnReserved(WorkloadId id) {

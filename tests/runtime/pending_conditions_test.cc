@@ -366,6 +366,115 @@ TEST(PendingConditionsTest, OneEventPerChange) {
                           "unused quota for cpu in flavor default, 1 more needed"));
 }
 
+// Kueue re-queues a head at once while its flavor scan has flavors left
+// (PendingFlavors) and pops it again next cycle. Here the two pod sets take
+// turns: with main on "reserved", worker fits nowhere (spot is taken by
+// w14, reserved's memory by main); resuming main past "reserved" puts it on
+// spot, where it fits nowhere either; worker then resumes past "reserved"
+// and the scan is back where the first evaluation left it. Kueue repeats
+// that every cycle until something changes; the simulation stops the
+// instant when the scan state comes round (three evaluations, one event
+// each) instead of spinning, and evaluates again when w14 finishes, from
+// where the scan stopped: main resumes past "reserved", on spot, and worker
+// starts over, on reserved.
+TEST(PendingConditionsTest, FlavorScanThatComesRoundSettlesTheInstant) {
+  const std::string flavors = ResourceFlavorYaml("on-demand") + ResourceFlavorYaml("spot") +
+                              ResourceFlavorYaml("reserved");
+  const std::string yaml = flavors + R"(---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Cohort
+metadata: {name: root}
+spec:
+  resourceGroups:
+  - coveredResources: [cpu, memory]
+    flavors:
+    - name: reserved
+      resources:
+      - {name: cpu, nominalQuota: "1.5"}
+      - {name: memory, nominalQuota: 8Gi}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cq}
+spec:
+  cohortName: root
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu, memory]
+    flavors:
+    - name: reserved
+      resources:
+      - {name: cpu, nominalQuota: "1.5"}
+      - {name: memory, nominalQuota: 4Gi}
+    - name: on-demand
+      resources:
+      - {name: cpu, nominalQuota: "0"}
+      - {name: memory, nominalQuota: 128Gi}
+    - name: spot
+      resources:
+      - {name: cpu, nominalQuota: "8"}
+      - {name: memory, nominalQuota: 128Gi}
+---
+)" + LocalQueueYaml("default", "q", "cq") + R"(---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: WorkloadPriorityClass
+metadata: {name: high}
+value: 1000
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata:
+  name: w06
+  namespace: default
+  annotations: {kueuesim.io/duration: 5m}
+spec:
+  queueName: q
+  podSets:
+  - name: main
+    count: 2
+    template: {spec: {containers: [{name: c, resources: {requests: {cpu: 250m, memory: 4Gi}}}]}}
+  - name: worker
+    count: 2
+    template: {spec: {containers: [{name: c, resources: {requests: {cpu: "1", memory: 4Gi}}}]}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata:
+  name: w14
+  namespace: default
+  annotations: {kueuesim.io/duration: 5m}
+spec:
+  queueName: q
+  priorityClassRef: {group: kueue.x-k8s.io, kind: WorkloadPriorityClass, name: high}
+  podSets:
+  - name: main
+    count: 1
+    template: {spec: {containers: [{name: c, resources: {requests: {cpu: "8", memory: 2Gi}}}]}}
+)";
+  auto run = RunYaml(yaml, 400 * kSecond);  // w06 runs from 300 s to 600 s
+  ASSERT_NE(run, nullptr);
+  const std::vector<std::string> pending = run->recorder.Of("default/w06");
+  ASSERT_EQ(pending.size(), 3u) << ::testing::PrintToString(pending);
+  EXPECT_THAT(pending[0], ::testing::StartsWith("0.0 default/w06 WaitingForQuota: couldn't assign flavors to pod set worker"));
+  EXPECT_THAT(pending[1], ::testing::StartsWith("0.0 default/w06 WaitingForQuota: couldn't assign flavors to pod set main"));
+  // The third evaluation resumes worker's scan past "reserved", where the
+  // second one put it, and leaves the scan where the first one did.
+  EXPECT_THAT(pending[2], ::testing::StartsWith("0.0 default/w06 WaitingForQuota: couldn't assign flavors to pod set worker"));
+  EXPECT_THAT(pending[0], ::testing::HasSubstr("flavor reserved"));
+  EXPECT_THAT(pending[2], ::testing::Not(::testing::HasSubstr("flavor reserved")));
+  const cluster::WorkloadRecord* w06 = run->Find("default/w06");
+  ASSERT_NE(w06, nullptr);
+  EXPECT_EQ(w06->first_reserved_at, 300 * kSecond);
+  ASSERT_TRUE(w06->admission.has_value());
+  const cluster::ClusterState& state = run->simulation->clusters()[0]->state();
+  ASSERT_EQ(w06->admission->pod_sets.size(), 2u);
+  for (const auto& [pod_set, flavor] : {std::pair{0, "spot"}, std::pair{1, "reserved"}}) {
+    for (const auto& entry : w06->admission->pod_sets[static_cast<size_t>(pod_set)].entries) {
+      EXPECT_EQ(state.flavor(entry.flavor).name, flavor) << "pod set " << pod_set;
+    }
+  }
+}
+
 // workload_controller.go getQueueBlocker: a missing LocalQueue, a missing
 // ClusterQueue, a stopped LocalQueue, a stopped ClusterQueue.
 TEST(PendingConditionsTest, QueueBlockers) {

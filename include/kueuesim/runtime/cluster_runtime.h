@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -425,6 +426,12 @@ class ClusterRuntime : public engine::EventHandler {
   std::map<WorkloadId, SimDuration> second_pass_backoff_;
   int64_t admitted_not_ready_ = 0;  // admitted workloads without PodsReady
   bool needs_cycle_ = false;
+  // Cycles that only re-queued heads with flavors left to try (nothing
+  // admitted, evicted or parked), since the last event: what each left in
+  // those heads' last assignments. A repeat means the cycles have come round
+  // to a state they were in before and would repeat for ever (see RunCycle).
+  std::set<std::vector<int64_t>> flavor_scan_states_;
+  uint64_t flavor_scan_events_ = 0;  // the engine's event count they were seen at
   std::vector<bool> requeue_pending_;  // by quota node (root cohort or ClusterQueue)
 };
 
