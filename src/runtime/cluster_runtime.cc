@@ -530,6 +530,7 @@ bool ClusterRuntime::RunCycle() {
     ++counters_.preemptions;
     WorkloadRecord& victim = state_->workload(p.victim);
     ++victim.times_preempted;
+    NoteThrashing(p);
     Emit(EventType::kPreempted, p.victim, victim.admission->cq, p.preemptor,
          policy::PreemptionReasonName(p.reason));
     victim.eviction_message =
@@ -578,6 +579,24 @@ bool ClusterRuntime::RunCycle() {
   }
   needs_cycle_ = result.heads > 0 && progressed;
   return progressed;
+}
+
+void ClusterRuntime::NoteThrashing(const admission::Preemption& p) {
+  if (engine_->now() != preemptions_instant_) {
+    preemptions_instant_ = engine_->now();
+    preemptions_this_instant_.clear();
+  }
+  if (++preemptions_this_instant_[p.victim] != kThrashLimit || thrashing_.has_value()) return;
+  const WorkloadRecord& victim = state_->workload(p.victim);
+  const WorkloadRecord& preemptor = state_->workload(p.preemptor);
+  thrashing_ = fmt::format(
+      "preemption does not settle at time {} s: workload \"{}\" (ClusterQueue \"{}\") was preempted {} times at "
+      "this instant, the last time by \"{}\" (ClusterQueue \"{}\", {}); each time it was admitted again before "
+      "its preemptor. Kueue with these feature gates repeats this (thrashing) until something else changes, and "
+      "meanwhile no simulated time passes. Enable the PrioritizePreemptorWorkloads feature gate (preemptors first), "
+      "or give evictions or cycles time (Simulation spec.evictionDelay, spec.cycleDuration)",
+      FormatSeconds(engine_->now()), victim.key, state_->cq(victim.admission->cq).name, kThrashLimit, preemptor.key,
+      state_->cq(state_->ClusterQueueOf(preemptor)).name, policy::PreemptionReasonName(p.reason));
 }
 
 void ClusterRuntime::OnReserved(WorkloadId id) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <utility>
 
@@ -217,7 +218,18 @@ absl::Status CheckWorkloadStates(const ClusterState& state, const std::string& w
 absl::Status CheckAdmissionFits(const ClusterState& state, WorkloadId id, const std::string& where) {
   const WorkloadRecord& wl = state.workload(id);
   if (!wl.admission.has_value()) return absl::OkStatus();
-  const quota::QuotaTree& tree = state.tree();
+  // Kueue's fit test leaves out the quota of the workloads being preempted
+  // (scheduler.go fits: SimulateWorkloadUsageRemoval of the cycle's
+  // preemption targets): a workload may be admitted into what a victim
+  // still holds while its eviction completes. So is the check here.
+  std::optional<quota::QuotaTree> without_evicting;
+  for (WorkloadId other = 0; other < state.num_workloads(); ++other) {
+    const WorkloadRecord& o = state.workload(other);
+    if (!o.evicted || !o.admission.has_value() || other == id) continue;
+    if (!without_evicting.has_value()) without_evicting.emplace(state.tree());
+    without_evicting->RemoveUsage(state.cq(o.admission->cq).node, o.admission->usage);
+  }
+  const quota::QuotaTree& tree = without_evicting.has_value() ? *without_evicting : state.tree();
   const cluster::ClusterQueueInfo& info = state.cq(wl.admission->cq);
   const NodeId n = info.node;
   for (const quota::FrAmount& u : wl.admission->usage) {

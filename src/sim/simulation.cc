@@ -329,6 +329,12 @@ absl::Status Simulation::Run(const RunOptions& options) {
       if (options.max_cycles.has_value() && cycles_ >= *options.max_cycles) return absl::OkStatus();
       bool progressed = runtime.RunCycle();
       ++cycles_;
+      if (runtime.thrashing().has_value()) {
+        return FailedPrecondition(scenario_.clusters[i].name.empty()
+                                      ? *runtime.thrashing()
+                                      : fmt::format("cluster \"{}\": {}", scenario_.clusters[i].name,
+                                                    *runtime.thrashing()));
+      }
       if (checker_ != nullptr) {
         KUEUESIM_RETURN_IF_ERROR(checker_->Check(
             engine_.now(), fmt::format("after cycle {} (cluster \"{}\") at {} s", cycles_,

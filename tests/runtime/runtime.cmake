@@ -40,3 +40,9 @@ kueuesim_test(NAME pending_conditions_test
 kueuesim_test(NAME provisioning_test
   SOURCES runtime/provisioning_test.cc
   DEPS kueuesim::sim kueuesim::policy kueuesim::scenario fmt::fmt)
+
+# Preemption thrashing at one instant: an error naming the workloads; the
+# PrioritizePreemptorWorkloads gate and evictions that take time settle it.
+kueuesim_test(NAME thrashing_test
+  SOURCES runtime/thrashing_test.cc
+  DEPS kueuesim::sim kueuesim::policy kueuesim::scenario fmt::fmt)

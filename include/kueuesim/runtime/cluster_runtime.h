@@ -30,6 +30,7 @@
 
 namespace kueuesim::admission {
 class Scheduler;
+struct Preemption;
 }
 namespace kueuesim::queue {
 class QueueManager;
@@ -256,6 +257,12 @@ class ClusterRuntime : public engine::EventHandler {
   // Runs one scheduling cycle at the engine's current time and applies
   // its decisions. Returns whether it progressed (see CycleResult).
   bool RunCycle();
+  // Set when one workload has been preempted kThrashLimit times at one
+  // instant: the cycles thrash (a victim admitted again before its
+  // preemptor, cycle after cycle) and would never let time pass. Names the
+  // workloads and what to change.
+  const std::optional<std::string>& thrashing() const { return thrashing_; }
+  static constexpr int kThrashLimit = 1000;
 
   // The LeaderWorkerSets of this cluster and what happened to them.
   std::vector<const LwsReport*> LwsReports() const;
@@ -307,6 +314,7 @@ class ClusterRuntime : public engine::EventHandler {
   void QueueArrived(WorkloadId id);
   void OnHoldRelease(WorkloadId id, uint32_t generation);
   void OnReserved(WorkloadId id);
+  void NoteThrashing(const admission::Preemption& p);
   // Every check is Ready: admits the workload and starts its pods.
   void Admit(WorkloadId id);
   // Every check Ready: a pod set on a TAS flavor whose topology was delayed
@@ -431,6 +439,10 @@ class ClusterRuntime : public engine::EventHandler {
   // those heads' last assignments. A repeat means the cycles have come round
   // to a state they were in before and would repeat for ever (see RunCycle).
   std::set<std::vector<int64_t>> flavor_scan_states_;
+  // Preemptions of each victim at the current instant (thrashing()).
+  SimTime preemptions_instant_ = -1;
+  std::map<WorkloadId, int> preemptions_this_instant_;
+  std::optional<std::string> thrashing_;
   uint64_t flavor_scan_events_ = 0;  // the engine's event count they were seen at
   std::vector<bool> requeue_pending_;  // by quota node (root cohort or ClusterQueue)
 };

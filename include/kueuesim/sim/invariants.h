@@ -42,7 +42,9 @@ absl::Status CheckWorkloadStates(const cluster::ClusterState& state, const std::
 // (flavor, resource) it was given a positive amount of is within what Kueue
 // lets a ClusterQueue use (nominal quota, plus what it may borrow from its
 // cohort up to its borrowingLimit, minus what other ClusterQueues'
-// lendingLimits keep out of reach): Kueue's fit test at admission.
+// lendingLimits keep out of reach): Kueue's fit test at admission, which
+// leaves out the quota of workloads being evicted (still holding it until
+// the eviction completes).
 absl::Status CheckAdmissionFits(const cluster::ClusterState& state, cluster::WorkloadId id,
                                 const std::string& where);
 
