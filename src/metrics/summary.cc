@@ -542,9 +542,15 @@ std::string FormatSummary(const Summary& summary) {
     for (const auto& [reason, count] : trace.repaired) repaired += count;
     out += fmt::format("Trace {}: {} rows read, {} workloads, ", trace.source, trace.rows_read, trace.workloads);
     if (trace.changes > 0) out += fmt::format("{} changes, ", trace.changes);
+    int64_t replica_rows = 0;
+    for (const auto& [what, count] : trace.replicas) replica_rows += count;
+    if (replica_rows > 0) out += fmt::format("{} rows as replicas, ", replica_rows);
     out += fmt::format("{} rows skipped, {} repaired\n", skipped, repaired);
+    for (const auto& [what, count] : trace.replicas) out += fmt::format("  replicas {}: {}\n", count, what);
     for (const auto& [reason, count] : trace.skipped) out += fmt::format("  skipped {}: {}\n", count, reason);
     for (const auto& [reason, count] : trace.repaired) out += fmt::format("  repaired {}: {}\n", count, reason);
+    for (const auto& [what, count] : trace.ignored) out += fmt::format("  ignored on {} rows: {}\n", count, what);
+    for (const auto& note : trace.notes) out += fmt::format("  {}\n", note);
     for (const auto& example : trace.examples) out += fmt::format("  {}\n", example);
   }
   for (const auto& cluster : summary.clusters) {
@@ -973,6 +979,22 @@ std::string SummaryToJson(const Summary& summary) {
       append_counts(trace.skipped);
       out += ", \"repaired\": ";
       append_counts(trace.repaired);
+      if (!trace.replicas.empty()) {
+        out += ", \"replicas\": ";
+        append_counts(trace.replicas);
+      }
+      if (!trace.ignored.empty()) {
+        out += ", \"ignored\": ";
+        append_counts(trace.ignored);
+      }
+      if (!trace.notes.empty()) {
+        out += ", \"notes\": [";
+        for (size_t n = 0; n < trace.notes.size(); ++n) {
+          out += n == 0 ? "" : ", ";
+          AppendJsonString(&out, trace.notes[n]);
+        }
+        out += "]";
+      }
       out += ", \"examples\": [";
       for (size_t e = 0; e < trace.examples.size(); ++e) {
         out += e == 0 ? "" : ", ";

@@ -205,6 +205,9 @@ struct TraceImportSummary {
   std::map<std::string, int64_t> repaired;  // reason -> rows
   std::vector<std::string> examples;        // "line 17: negative duration"
   int64_t changes = 0;                      // timed object changes (replica timelines)
+  std::map<std::string, int64_t> replicas;  // rows that became replicas of serving objects, by what
+  std::map<std::string, int64_t> ignored;   // fields ignored on imported rows -> rows
+  std::vector<std::string> notes;           // format figures (recorded waits)
 };
 
 // What one CronJob did (sim::CronJobReport, copied by the caller).
