@@ -641,14 +641,22 @@ std::string FormatSummary(const Summary& summary) {
             r.groups_stopped == 0 ? "" : fmt::format(", {} group(s) stopped by Kueue", r.groups_stopped),
             r.stalls.empty() ? "" : fmt::format(", stalled {} ({})", FormatDuration(stalled), stall_reasons));
       }
-      for (const auto& sc : lws.scales) {
+      // A serving trace scales an LWS thousands of times: the first few
+      // scales here, all of them in the JSON summary.
+      constexpr size_t kMaxScaleLines = 5;
+      for (size_t k = 0; k < lws.scales.size() && k < kMaxScaleLines; ++k) {
+        const auto& sc = lws.scales[k];
         out += fmt::format("    scale {} -> {} at {}: {}\n", sc.from, sc.to, FormatDuration(sc.at),
                            sc.all_ready_at < 0 ? std::string("not all groups ready")
                                                : "all ready after " + FormatDuration(sc.all_ready_at - sc.at));
       }
+      if (lws.scales.size() > kMaxScaleLines) {
+        out += fmt::format("    ... {} more scales (all in the JSON summary)\n", lws.scales.size() - kMaxScaleLines);
+      }
     }
     out += FormatAdmissionChecks(cluster);
     out += FormatRollouts(cluster);
+    out += FormatServing(cluster);
     bool any_eviction = false;
     for (const auto& cq : cluster.cluster_queues) any_eviction = any_eviction || cq.evicted > 0;
     if (any_eviction) {
@@ -829,6 +837,7 @@ std::string SummaryToJson(const Summary& summary) {
     }
     out += AdmissionChecksJson(cluster);
     out += RolloutsJson(cluster);
+    out += ServingJson(cluster);
     if (cluster.fair_sharing) {
       out += fmt::format(",\n    \"fairSharing\": {{\"clusterQueueShares\": {}, \"cohortShares\": {}}}",
                          JsonSeries(cluster.cluster_queue_shares), JsonSeries(cluster.cohort_shares));
