@@ -131,8 +131,12 @@ TEST(AlibabaDlrmTest, RealRowsBecomeLeaderWorkerSets) {
     EXPECT_EQ(c.target_kind, "LeaderWorkerSet");
     EXPECT_EQ(c.target_namespace, "dlrm");
     app3_changes.emplace_back(c.at / kSecond, *c.replicas);
-    if (app3_changes.size() == 1) EXPECT_EQ(c.source.line, 45);
-    if (app3_changes.size() == 3) EXPECT_EQ(c.source.line, 17);
+    if (app3_changes.size() == 1) {
+      EXPECT_EQ(c.source.line, 45);
+    }
+    if (app3_changes.size() == 3) {
+      EXPECT_EQ(c.source.line, 17);
+    }
   }
   EXPECT_THAT(app3_changes,
               ElementsAre(Pair(1871089, 5), Pair(1871090, 6), Pair(1871504, 5), Pair(1875149, 6), Pair(1875389, 5),
@@ -200,8 +204,8 @@ TEST(AlibabaDlrmTest, DeploymentMapping) {
   EXPECT_EQ(r.report.rows_read, 64);
   ASSERT_EQ(r.workloads.size(), 64u);
   EXPECT_TRUE(r.report.skipped.empty());
-  // 14 HN + 11 CN rows have no creation_time.
-  EXPECT_EQ(r.report.repaired.at("alive at the trace start (no creation_time): created at time 0"), 25);
+  // 14 HN + 12 CN rows have no creation_time.
+  EXPECT_EQ(r.report.repaired.at("alive at the trace start (no creation_time): created at time 0"), 26);
   EXPECT_TRUE(ArrivalsSorted(r.workloads));
   // instance_10468,HN,app_1,8,8,1,1,25,25,16.0,...,914900.0,914900.0,1115576.0
   const model::Workload* wl = Find(r.workloads, "instance_10468");
@@ -301,7 +305,9 @@ TEST(AlibabaDlrmTest, HeaderAndSpecErrors) {
   limited.limit = 10;
   EXPECT_THAT(OpenChangeTrace(limited), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("spec.limit")));
   TraceSpec priority = Spec("alibaba-dlrm", TestData("alibaba_dlrm_slice.csv"));
-  priority.mapping["priority"] = FieldMapping{.value = "5"};
+  FieldMapping five;
+  five.value = "5";
+  priority.mapping["priority"] = five;
   EXPECT_THAT(GeneratedObjectsFor(priority),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("spec.mapping.priority")));
   // The leaderworkerset mapping is a change trace; deployment a workload trace.
