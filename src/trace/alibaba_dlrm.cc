@@ -248,7 +248,7 @@ class DlrmDeployment : public CsvFormat {
 
 // The row accounting of the leaderworkerset mapping.
 constexpr char kHnAtStart[] = "HN instance alive at the trace start (no creation_time): a group from time 0";
-constexpr char kHnBeforeWindow[] = "HN instance created before the window start: a group from time 0";
+constexpr char kHnBeforeWindow[] = "HN instance created at or before the window start: a group from time 0";
 constexpr char kHnCreated[] = "HN instance created in the window: a group from its creation_time";
 constexpr char kCnWorkers[] = "CN instance: worker pods of its application's groups (the group size)";
 constexpr char kNoGroup[] = "CN instance of an application without an HN instance in the window (no group to join)";

@@ -170,7 +170,7 @@ TEST(AlibabaDlrmTest, WindowAndScale) {
   KUEUESIM_ASSERT_OK_AND_ASSIGN(Lws r, ReadLws(spec));
   EXPECT_EQ(Sum(r.report.replicas) + Sum(r.report.skipped), 64);
   EXPECT_GT(r.report.skipped.at("outside the window"), 0);
-  EXPECT_GT(r.report.replicas.at("HN instance created before the window start: a group from time 0"), 0);
+  EXPECT_GT(r.report.replicas.at("HN instance created at or before the window start: a group from time 0"), 0);
   for (const auto& c : r.changes) {
     EXPECT_GE(c.at, 0);
     EXPECT_LT(c.at, 500000 * kSecond);
