@@ -247,7 +247,10 @@ class DlrmDeployment : public CsvFormat {
 // --- leaderworkerset mapping: LeaderWorkerSets and their scale Changes ---
 
 // The row accounting of the leaderworkerset mapping.
-constexpr char kHnAtStart[] = "HN instance alive at the trace start (no creation_time): a group from time 0";
+constexpr char kHnThrough[] =
+    "HN instance alive through the trace (no creation_time, no deletion_time): a group from time 0";
+constexpr char kHnAtStart[] =
+    "HN instance alive at the trace start (no creation_time), deleted in it: a group from time 0";
 constexpr char kHnBeforeWindow[] = "HN instance created at or before the window start: a group from time 0";
 constexpr char kHnCreated[] = "HN instance created in the window: a group from its creation_time";
 constexpr char kCnWorkers[] = "CN instance: worker pods of its application's groups (the group size)";
@@ -415,7 +418,7 @@ absl::StatusOr<LwsTrace> ReadLws(const TraceSpec& spec) {
     app.hn_rows.emplace_back(line, row.shape);
     if (!row.creation.has_value()) {
       ++app.initial;
-      ++report.replicas[kHnAtStart];
+      ++report.replicas[row.deletion.has_value() ? kHnAtStart : kHnThrough];
     } else if (*row.creation <= start) {
       ++app.initial;
       ++report.replicas[kHnBeforeWindow];

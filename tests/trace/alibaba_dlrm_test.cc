@@ -28,7 +28,9 @@ constexpr int64_t kGiB = int64_t{1} << 30;
 constexpr char kHeader[] =
     "instance_sn,role,app_name,cpu_request,cpu_limit,gpu_request,gpu_limit,rdma_request,rdma_limit,memory_request,"
     "memory_limit,disk_request,disk_limit,max_instance_per_node,creation_time,scheduled_time,deletion_time\n";
-constexpr char kAtStart[] = "HN instance alive at the trace start (no creation_time): a group from time 0";
+constexpr char kAtStart[] = "HN instance alive at the trace start (no creation_time), deleted in it: a group from time 0";
+constexpr char kThrough[] =
+    "HN instance alive through the trace (no creation_time, no deletion_time): a group from time 0";
 constexpr char kCreated[] = "HN instance created in the window: a group from its creation_time";
 constexpr char kWorkers[] = "CN instance: worker pods of its application's groups (the group size)";
 
@@ -79,13 +81,15 @@ Amount PodRequest(const model::PodSet& pod_set, const std::string& resource) {
 // every row of app_1, app_3 and app_90 (the four time patterns: no times,
 // deletion only, created and deleted, created and still alive).
 // Expectation: one LeaderWorkerSet per application; groups at time 0 = the
-// HN rows without creation_time (14); one Change per instant an
+// HN rows without creation_time (14: 11 alive through the trace, 3 deleted
+// in it); one Change per instant an
 // application's live HN count changes (45, checked against an independent
 // count); every row accounted for: 14 + 24 groups + 26 CN rows = 64.
 TEST(AlibabaDlrmTest, RealRowsBecomeLeaderWorkerSets) {
   KUEUESIM_ASSERT_OK_AND_ASSIGN(Lws r, ReadLws(Spec("alibaba-dlrm", TestData("alibaba_dlrm_slice.csv"))));
   EXPECT_EQ(r.report.rows_read, 64);
-  EXPECT_THAT(r.report.replicas, ElementsAre(Pair(kWorkers, 26), Pair(kAtStart, 14), Pair(kCreated, 24)));
+  EXPECT_THAT(r.report.replicas,
+              ElementsAre(Pair(kWorkers, 26), Pair(kAtStart, 3), Pair(kThrough, 11), Pair(kCreated, 24)));
   EXPECT_TRUE(r.report.skipped.empty());
   EXPECT_EQ(Sum(r.report.replicas) + Sum(r.report.skipped), r.report.rows_read);
   EXPECT_EQ(r.report.changes, 45);
@@ -268,7 +272,7 @@ TEST(AlibabaDlrmTest, BrokenRowsAreCountedByReason) {
               ElementsAre("line 3: skipped: bad cpu_request", "line 4: skipped: bad memory_request",
                           "line 5: skipped: negative creation_time", "line 6: skipped: too few fields",
                           "line 7: skipped: unknown role (not HN or CN)"));
-  EXPECT_THAT(r.report.replicas, ElementsAre(Pair(kAtStart, 1), Pair(kCreated, 1)));
+  EXPECT_THAT(r.report.replicas, ElementsAre(Pair(kThrough, 1), Pair(kCreated, 1)));
   EXPECT_EQ(Sum(r.report.replicas) + Sum(r.report.skipped), r.report.rows_read);
   ASSERT_EQ(r.objects.size(), 1u);
   EXPECT_EQ(r.objects[0].replicas, 1);
@@ -329,7 +333,8 @@ std::string FullTrace() {
 
 // Setup: the whole trace (23,871 rows, 156 applications), both mappings.
 // Expectation: every row accounted for; the counts match an independent
-// reading of the CSV (3,123 HN instances alive at the start, 4,263 created
+// reading of the CSV (3,123 HN instances alive at the start: 2,277 through
+// the trace and 846 deleted in it; 4,263 created
 // in the trace, 16,485 CN rows; 5,875 scale Changes).
 TEST(AlibabaDlrmTest, FullTraceEveryRowAccountedFor) {
   const std::string path = FullTrace();
@@ -337,7 +342,8 @@ TEST(AlibabaDlrmTest, FullTraceEveryRowAccountedFor) {
   KUEUESIM_ASSERT_OK_AND_ASSIGN(Lws r, ReadLws(Spec("alibaba-dlrm", path)));
   EXPECT_EQ(r.report.rows_read, 23871);
   EXPECT_EQ(Sum(r.report.replicas) + Sum(r.report.skipped), 23871);
-  EXPECT_THAT(r.report.replicas, ElementsAre(Pair(kWorkers, 16485), Pair(kAtStart, 3123), Pair(kCreated, 4263)));
+  EXPECT_THAT(r.report.replicas, ElementsAre(Pair(kWorkers, 16485), Pair(kAtStart, 846), Pair(kThrough, 2277),
+                                             Pair(kCreated, 4263)));
   EXPECT_TRUE(r.report.skipped.empty());
   EXPECT_EQ(r.objects.size(), 156u);
   EXPECT_EQ(r.report.changes, 5875);
