@@ -204,7 +204,8 @@ int Run(const RunArgs& given_args) {
   for (const auto& source : (*simulation)->sources()) {
     const trace::ImportReport& report = source->report();
     summary.traces.push_back({report.source, report.rows_read, report.workloads, report.skipped,
-                              report.repaired, report.examples, report.changes});
+                              report.repaired, report.examples, report.changes, report.replicas,
+                              report.ignored, report.notes});
   }
   if (!args.summary.empty() && !cli::WriteOutput(args.summary, metrics::SummaryToJson(summary))) {
     return kExitRunFailed;

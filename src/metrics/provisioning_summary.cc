@@ -328,7 +328,152 @@ void RolloutFiguresCollector::Finish(SimTime end_time, const runtime::ClusterRun
       }
       cs->rollouts.push_back(std::move(f));
     }
+    cs->serving.push_back(Serving(end_time, *report, data, owns));
   }
+}
+
+template <typename Owns>
+ServingFigures RolloutFiguresCollector::Serving(SimTime end_time, const runtime::LwsReport& report,
+                                                const ClusterData& data, const Owns& owns) {
+  ServingFigures s;
+  s.leader_worker_set = report.name;
+  // Desired groups over time: spec.replicas, moved by each scale.
+  std::vector<std::pair<SimTime, int32_t>> desired = {
+      {0, report.scales.empty() ? report.replicas : report.scales.front().from}};
+  for (const auto& sc : report.scales) desired.emplace_back(sc.at, sc.to);
+  // Merge the two step functions.
+  size_t d = 0;
+  size_t r = 0;
+  int32_t want = 0;
+  int32_t ready = 0;
+  SimTime at = 0;
+  while (true) {
+    SimTime next = end_time;
+    if (d < desired.size()) next = std::min(next, desired[d].first);
+    if (r < report.ready_groups.size()) next = std::min(next, report.ready_groups[r].first);
+    next = std::max(next, at);
+    if (next > at) {
+      const double span = static_cast<double>(next - at) / static_cast<double>(kSecond);
+      s.desired_group_seconds += static_cast<double>(want) * span;
+      s.ready_group_seconds += static_cast<double>(std::min(ready, want)) * span;
+      if (ready < want) s.below_desired += next - at;
+      at = next;
+    }
+    if (at >= end_time) break;
+    bool moved = false;
+    while (d < desired.size() && desired[d].first <= at) {
+      want = desired[d++].second;
+      s.peak_desired = std::max(s.peak_desired, want);
+      moved = true;
+    }
+    while (r < report.ready_groups.size() && report.ready_groups[r].first <= at) {
+      ready = report.ready_groups[r++].second;
+      moved = true;
+    }
+    if (!moved) break;
+  }
+  // Quota reservations of each group index, in time order.
+  std::map<int32_t, std::vector<SimTime>> reserved;
+  for (const Hold& hold : data.holds) {
+    if (owns(hold.key)) reserved[hold.index].push_back(hold.start);
+  }
+  for (size_t k = 0; k < report.scales.size(); ++k) {
+    const auto& sc = report.scales[k];
+    if (sc.to <= sc.from) continue;
+    ++s.scale_ups;
+    bool waited = false;
+    for (int32_t index = sc.from; index < sc.to; ++index) {
+      SimTime until = end_time;
+      for (size_t later = k + 1; later < report.scales.size(); ++later) {
+        if (report.scales[later].to <= index) {
+          until = std::min(until, report.scales[later].at);
+          break;
+        }
+      }
+      if (auto it = reserved.find(index); it != reserved.end()) {
+        auto first = std::lower_bound(it->second.begin(), it->second.end(), sc.at);
+        if (first != it->second.end()) until = std::min(until, *first);
+      }
+      const SimDuration wait = std::max<SimDuration>(0, until - sc.at);
+      if (wait > 0) waited = true;
+      s.group_wait_seconds += static_cast<double>(wait) / static_cast<double>(kSecond);
+      s.max_group_wait = std::max(s.max_group_wait, wait);
+    }
+    if (waited) ++s.scale_ups_waiting;
+  }
+  for (const auto& [key, t] : data.preemptions) {
+    if (owns(key)) ++s.preemptions;
+  }
+  return s;
+}
+
+std::string FormatServing(const ClusterSummary& cluster) {
+  if (cluster.serving.empty()) return "";
+  // Many LeaderWorkerSets (a serving trace): the total and the least
+  // available ones; all of them are in the JSON summary.
+  constexpr size_t kMaxRows = 10;
+  std::vector<const ServingFigures*> shown;
+  for (const auto& s : cluster.serving) shown.push_back(&s);
+  auto availability = [](const ServingFigures& s) {
+    return s.desired_group_seconds > 0 ? s.ready_group_seconds / s.desired_group_seconds : 1.0;
+  };
+  ServingFigures total;
+  total.leader_worker_set = fmt::format("total ({} LWS)", cluster.serving.size());
+  for (const auto& s : cluster.serving) {
+    total.peak_desired += s.peak_desired;
+    total.desired_group_seconds += s.desired_group_seconds;
+    total.ready_group_seconds += s.ready_group_seconds;
+    total.below_desired = std::max(total.below_desired, s.below_desired);
+    total.scale_ups += s.scale_ups;
+    total.scale_ups_waiting += s.scale_ups_waiting;
+    total.group_wait_seconds += s.group_wait_seconds;
+    total.max_group_wait = std::max(total.max_group_wait, s.max_group_wait);
+    total.preemptions += s.preemptions;
+  }
+  const bool many = cluster.serving.size() > kMaxRows;
+  if (many) {
+    std::stable_sort(shown.begin(), shown.end(), [&](const ServingFigures* a, const ServingFigures* b) {
+      return availability(*a) < availability(*b);
+    });
+    shown.resize(kMaxRows);
+  }
+  std::vector<std::vector<std::string>> rows = {{"Serving availability", "desired", "ready", "available",
+                                                 "below desired", "scale-ups", "waited for quota", "group wait",
+                                                 "max wait", "preempted"}};
+  auto row = [&](const ServingFigures& s) {
+    rows.push_back({s.leader_worker_set, fmt::format("{:.2f} group-h", s.desired_group_seconds / 3600.0),
+                    fmt::format("{:.2f} group-h", s.ready_group_seconds / 3600.0),
+                    fmt::format("{:.2f}%", availability(s) * 100), FormatDuration(s.below_desired),
+                    fmt::format("{}", s.scale_ups), fmt::format("{}", s.scale_ups_waiting),
+                    fmt::format("{:.2f} group-h", s.group_wait_seconds / 3600.0), FormatDuration(s.max_group_wait),
+                    fmt::format("{}", s.preemptions)});
+  };
+  if (many) row(total);
+  for (const ServingFigures* s : shown) row(*s);
+  std::string out = "\n" + FormatTextColumns(rows, 1, "  ");
+  if (many) {
+    out += fmt::format("  (the {} least available of {}; below desired of the total: the longest; all in the JSON "
+                       "summary)\n",
+                       kMaxRows, cluster.serving.size());
+  }
+  return out;
+}
+
+std::string ServingJson(const ClusterSummary& cluster) {
+  if (cluster.serving.empty()) return "";
+  std::string out = ",\n    \"servingAvailability\": [";
+  for (size_t i = 0; i < cluster.serving.size(); ++i) {
+    const auto& s = cluster.serving[i];
+    out += i == 0 ? "\n      {\"leaderWorkerSet\": " : ",\n      {\"leaderWorkerSet\": ";
+    AppendJsonString(&out, s.leader_worker_set);
+    out += fmt::format(", \"peakDesiredGroups\": {}, \"desiredGroupSeconds\": {}, \"readyGroupSeconds\": {}, "
+                       "\"belowDesiredSeconds\": {}, \"scaleUps\": {}, \"scaleUpsWaitingForQuota\": {}, "
+                       "\"groupWaitSeconds\": {}, \"maxGroupWaitSeconds\": {}, \"preemptions\": {}}}",
+                       s.peak_desired, Number(s.desired_group_seconds), Number(s.ready_group_seconds),
+                       FormatSeconds(s.below_desired), s.scale_ups, s.scale_ups_waiting, Number(s.group_wait_seconds),
+                       FormatSeconds(s.max_group_wait), s.preemptions);
+  }
+  return out + "\n    ]";
 }
 
 std::string FormatRollouts(const ClusterSummary& cluster) {

@@ -29,6 +29,9 @@ std::string AdmissionChecksJson(const ClusterSummary& cluster);
 // there is no rollout).
 std::string FormatRollouts(const ClusterSummary& cluster);
 std::string RolloutsJson(const ClusterSummary& cluster);
+// The LeaderWorkerSets' serving availability (ClusterSummary::serving).
+std::string FormatServing(const ClusterSummary& cluster);
+std::string ServingJson(const ClusterSummary& cluster);
 
 }  // namespace kueuesim::metrics
 

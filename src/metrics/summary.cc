@@ -542,9 +542,15 @@ std::string FormatSummary(const Summary& summary) {
     for (const auto& [reason, count] : trace.repaired) repaired += count;
     out += fmt::format("Trace {}: {} rows read, {} workloads, ", trace.source, trace.rows_read, trace.workloads);
     if (trace.changes > 0) out += fmt::format("{} changes, ", trace.changes);
+    int64_t replica_rows = 0;
+    for (const auto& [what, count] : trace.replicas) replica_rows += count;
+    if (replica_rows > 0) out += fmt::format("{} rows as replicas, ", replica_rows);
     out += fmt::format("{} rows skipped, {} repaired\n", skipped, repaired);
+    for (const auto& [what, count] : trace.replicas) out += fmt::format("  replicas {}: {}\n", count, what);
     for (const auto& [reason, count] : trace.skipped) out += fmt::format("  skipped {}: {}\n", count, reason);
     for (const auto& [reason, count] : trace.repaired) out += fmt::format("  repaired {}: {}\n", count, reason);
+    for (const auto& [what, count] : trace.ignored) out += fmt::format("  ignored on {} rows: {}\n", count, what);
+    for (const auto& note : trace.notes) out += fmt::format("  {}\n", note);
     for (const auto& example : trace.examples) out += fmt::format("  {}\n", example);
   }
   for (const auto& cluster : summary.clusters) {
@@ -635,14 +641,22 @@ std::string FormatSummary(const Summary& summary) {
             r.groups_stopped == 0 ? "" : fmt::format(", {} group(s) stopped by Kueue", r.groups_stopped),
             r.stalls.empty() ? "" : fmt::format(", stalled {} ({})", FormatDuration(stalled), stall_reasons));
       }
-      for (const auto& sc : lws.scales) {
+      // A serving trace scales an LWS thousands of times: the first few
+      // scales here, all of them in the JSON summary.
+      constexpr size_t kMaxScaleLines = 5;
+      for (size_t k = 0; k < lws.scales.size() && k < kMaxScaleLines; ++k) {
+        const auto& sc = lws.scales[k];
         out += fmt::format("    scale {} -> {} at {}: {}\n", sc.from, sc.to, FormatDuration(sc.at),
                            sc.all_ready_at < 0 ? std::string("not all groups ready")
                                                : "all ready after " + FormatDuration(sc.all_ready_at - sc.at));
       }
+      if (lws.scales.size() > kMaxScaleLines) {
+        out += fmt::format("    ... {} more scales (all in the JSON summary)\n", lws.scales.size() - kMaxScaleLines);
+      }
     }
     out += FormatAdmissionChecks(cluster);
     out += FormatRollouts(cluster);
+    out += FormatServing(cluster);
     bool any_eviction = false;
     for (const auto& cq : cluster.cluster_queues) any_eviction = any_eviction || cq.evicted > 0;
     if (any_eviction) {
@@ -823,6 +837,7 @@ std::string SummaryToJson(const Summary& summary) {
     }
     out += AdmissionChecksJson(cluster);
     out += RolloutsJson(cluster);
+    out += ServingJson(cluster);
     if (cluster.fair_sharing) {
       out += fmt::format(",\n    \"fairSharing\": {{\"clusterQueueShares\": {}, \"cohortShares\": {}}}",
                          JsonSeries(cluster.cluster_queue_shares), JsonSeries(cluster.cohort_shares));
@@ -973,6 +988,22 @@ std::string SummaryToJson(const Summary& summary) {
       append_counts(trace.skipped);
       out += ", \"repaired\": ";
       append_counts(trace.repaired);
+      if (!trace.replicas.empty()) {
+        out += ", \"replicas\": ";
+        append_counts(trace.replicas);
+      }
+      if (!trace.ignored.empty()) {
+        out += ", \"ignored\": ";
+        append_counts(trace.ignored);
+      }
+      if (!trace.notes.empty()) {
+        out += ", \"notes\": [";
+        for (size_t n = 0; n < trace.notes.size(); ++n) {
+          out += n == 0 ? "" : ", ";
+          AppendJsonString(&out, trace.notes[n]);
+        }
+        out += "]";
+      }
       out += ", \"examples\": [";
       for (size_t e = 0; e < trace.examples.size(); ++e) {
         out += e == 0 ? "" : ", ";

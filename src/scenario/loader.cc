@@ -571,6 +571,14 @@ class Loader {
     append(&cluster.namespaces, generated->namespaces);
     append(&cluster.workload_priority_classes, generated->workload_priority_classes);
     append(&cluster.nodes, generated->nodes);
+    // Serving objects (alibaba-dlrm): one Workload per group at the start,
+    // counted like a LeaderWorkerSet document's (the trace's scale changes
+    // are not counted, as for replica timelines).
+    for (model::LeaderWorkerSet& lws : generated->leader_worker_sets) {
+      KUEUESIM_RETURN_IF_ERROR(budget_.Add(Budget::Kind::kWorkloads, lws.replicas, object.Field("spec").Field("path")));
+      lws.input_sequence = next_sequence_++;
+      cluster.leader_worker_sets.push_back(std::move(lws));
+    }
     scenario_.traces.push_back(std::move(spec));
     return absl::OkStatus();
   }

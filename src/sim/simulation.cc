@@ -96,7 +96,7 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::S
   // Change traces join their clusters' changes before the runtimes exist.
   std::vector<std::unique_ptr<trace::WorkloadSource>> change_reports(sim->scenario_.traces.size());
   for (size_t i = 0; i < sim->scenario_.traces.size(); ++i) {
-    if (!trace::IsChangeFormat(sim->scenario_.traces[i].format)) continue;
+    if (!trace::IsChangeTrace(sim->scenario_.traces[i])) continue;
     KUEUESIM_ASSIGN_OR_RETURN(change_reports[i], ReadChangeTrace(sim->scenario_.traces[i], &sim->scenario_));
   }
   for (const scenario::ClusterSpec& spec : sim->scenario_.clusters) {

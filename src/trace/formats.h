@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "absl/status/statusor.h"
+#include "kueuesim/trace/change_source.h"
 #include "kueuesim/trace/importers.h"
 #include "kueuesim/trace/trace_spec.h"
 #include "trace/source.h"
@@ -24,6 +25,14 @@ absl::StatusOr<std::unique_ptr<RecordFormat>> OpenPollux(const TraceSpec& spec);
 absl::StatusOr<GeneratedObjects> PerfGeneratorObjects(const TraceSpec& spec);
 absl::StatusOr<GeneratedExtent> PerfGeneratorExtent(const TraceSpec& spec);
 absl::StatusOr<GeneratedObjects> AlibabaGpu2023Objects(const TraceSpec& spec);
+
+// alibaba-dlrm (alibaba_dlrm.cc): the deployment mapping is a workload
+// format; the leaderworkerset mapping defines LeaderWorkerSets and a change
+// source scaling them.
+absl::StatusOr<std::unique_ptr<RecordFormat>> OpenAlibabaDlrm(const TraceSpec& spec);
+absl::StatusOr<GeneratedObjects> AlibabaDlrmObjects(const TraceSpec& spec);
+bool IsAlibabaDlrmChangeTrace(const TraceSpec& spec);
+absl::StatusOr<std::unique_ptr<ChangeSource>> OpenAlibabaDlrmChanges(const TraceSpec& spec);
 
 }  // namespace kueuesim::trace::internal
 

@@ -22,9 +22,15 @@ std::string ImportReport::Format() const {
   for (const auto& [reason, count] : skipped) skipped_total += count;
   int64_t repaired_total = 0;
   for (const auto& [reason, count] : repaired) repaired_total += count;
+  int64_t replica_rows = 0;
+  for (const auto& [what, count] : replicas) replica_rows += count;
+  if (replica_rows > 0) out += fmt::format(", {} rows as replicas", replica_rows);
   out += fmt::format(", {} rows skipped, {} repaired", skipped_total, repaired_total);
+  for (const auto& [what, count] : replicas) out += fmt::format("\n  replicas {}: {}", count, what);
   for (const auto& [reason, count] : skipped) out += fmt::format("\n  skipped {}: {}", count, reason);
   for (const auto& [reason, count] : repaired) out += fmt::format("\n  repaired {}: {}", count, reason);
+  for (const auto& [what, count] : ignored) out += fmt::format("\n  ignored on {} rows: {}", count, what);
+  for (const auto& note : notes) out += "\n  " + note;
   for (const auto& example : examples) out += "\n  " + example;
   return out;
 }

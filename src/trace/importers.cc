@@ -33,6 +33,7 @@ constexpr Format kFormats[] = {
     {"philly", internal::OpenPhilly, nullptr, nullptr},
     {"helios", internal::OpenHelios, nullptr, nullptr},
     {"pollux", internal::OpenPollux, nullptr, nullptr},
+    {"alibaba-dlrm", internal::OpenAlibabaDlrm, internal::AlibabaDlrmObjects, nullptr},
     {"replica-timeline-csv", NotAWorkloadFormat, nullptr, nullptr},
     {"replica-timeline-jsonl", NotAWorkloadFormat, nullptr, nullptr},
 };

@@ -18,6 +18,7 @@
 #include "kueuesim/base/time.h"
 #include "kueuesim/trace/change_source.h"
 #include "trace/csv_reader.h"
+#include "trace/formats.h"
 #include "trace/json_util.h"
 #include "trace/source.h"
 
@@ -248,7 +249,23 @@ class JsonlChangeSource : public ChangeSource {
 
 bool IsChangeFormat(const std::string& format) { return format == kCsvFormat || format == kJsonlFormat; }
 
+bool IsChangeTrace(const TraceSpec& spec) {
+  return IsChangeFormat(spec.format) || internal::IsAlibabaDlrmChangeTrace(spec);
+}
+
 absl::StatusOr<std::unique_ptr<ChangeSource>> OpenChangeTrace(const TraceSpec& spec) {
+  if (internal::IsAlibabaDlrmChangeTrace(spec)) {
+    if (spec.path.empty()) return InvalidArgument(fmt::format("{}: spec.path is required", internal::TraceContext(spec)));
+    if (!(spec.arrival_scale > 0)) {
+      return InvalidArgument(fmt::format("{}: spec.scale: arrival must be positive", internal::TraceContext(spec)));
+    }
+    if (spec.window_start.has_value() && spec.window_end.has_value() && *spec.window_end <= *spec.window_start) {
+      return InvalidArgument(fmt::format("{}: spec.window: end must be after start", internal::TraceContext(spec)));
+    }
+    auto source = internal::OpenAlibabaDlrmChanges(spec);
+    if (!source.ok()) return internal::TraceError(spec, source.status());
+    return source;
+  }
   if (!IsChangeFormat(spec.format)) {
     return InvalidArgument(fmt::format("{}: spec.format: \"{}\" is not a change format ({}, {})",
                                        internal::TraceContext(spec), spec.format, kCsvFormat, kJsonlFormat));

@@ -340,5 +340,80 @@ TEST(SummaryCollectorTest, RunUntilWithNothingPendingStillReachesUntil) {
   EXPECT_DOUBLE_EQ(*cq->resources[0].utilization, 0.5);
 }
 
+// Setup: cq (cpu 4); a Job of 1 cpu from 0 s to 30 m; an LWS "chat" of 2
+// groups of one 1-cpu pod (ready at admission), scaled to 4 at 10 m and to
+// 1 at 1 h; the run lasts 2 h.
+// Invariant (ServingFigures): at 10 m group 2 is admitted at once and group
+// 3 waits for the Job's cpu: the Job finishes at 30 m and group 3 is
+// admitted 1 s later (the inadmissible requeue delay), a wait of 1201 s.
+// Desired group-seconds 2*600 + 4*3000 + 1*3600 = 16800; ready (at most
+// desired) 2*600 + 3*1201 + 4*1799 + 1*3600 = 15599; below desired 1201 s;
+// one scale-up, which waited for quota; no preemption.
+TEST(SummaryCollectorTest, ServingAvailabilityOfAScaledLeaderWorkerSet) {
+  const std::string yaml = ResourceFlavorYaml("f") + ClusterQueueYaml("cq", {"cpu"}, {{"f", {"4"}, {}}}) +
+                           LocalQueueYaml("ns", "q", "cq") + Job("w1", "1", "0s", "30m") + R"(---
+apiVersion: kueuesim.io/v1alpha1
+kind: Simulation
+metadata: {name: s}
+spec:
+  until: 2h
+---
+apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata:
+  name: chat
+  namespace: ns
+  labels: {kueue.x-k8s.io/queue-name: q}
+spec:
+  replicas: 2
+  leaderWorkerTemplate:
+    size: 1
+    workerTemplate:
+      spec:
+        containers:
+        - name: main
+          resources: {requests: {cpu: "1"}}
+---
+apiVersion: kueuesim.io/v1alpha1
+kind: Change
+metadata: {name: up}
+spec:
+  at: 10m
+  target: {kind: LeaderWorkerSet, namespace: ns, name: chat}
+  replicas: 4
+---
+apiVersion: kueuesim.io/v1alpha1
+kind: Change
+metadata: {name: down}
+spec:
+  at: 1h
+  target: {kind: LeaderWorkerSet, namespace: ns, name: chat}
+  replicas: 1
+)";
+  auto run = RunScenario(yaml);
+  ASSERT_THAT(run, IsOk());
+  ASSERT_EQ(run->summary.clusters.size(), 1u);
+  const ClusterSummary& cluster = run->summary.clusters[0];
+  ASSERT_EQ(cluster.serving.size(), 1u);
+  const ServingFigures& s = cluster.serving[0];
+  EXPECT_EQ(s.leader_worker_set, "ns/chat");
+  EXPECT_EQ(s.peak_desired, 4);
+  EXPECT_DOUBLE_EQ(s.desired_group_seconds, 16800.0);
+  EXPECT_DOUBLE_EQ(s.ready_group_seconds, 15599.0);
+  EXPECT_EQ(s.below_desired, 1201 * kSecond);
+  EXPECT_EQ(s.scale_ups, 1);
+  EXPECT_EQ(s.scale_ups_waiting, 1);
+  EXPECT_DOUBLE_EQ(s.group_wait_seconds, 1201.0);
+  EXPECT_EQ(s.max_group_wait, 1201 * kSecond);
+  EXPECT_EQ(s.preemptions, 0);
+  const std::string text = FormatSummary(run->summary);
+  EXPECT_THAT(text, HasSubstr("Serving availability"));
+  EXPECT_THAT(text, HasSubstr("92.85%"));  // 15599 / 16800
+  EXPECT_THAT(SummaryToJson(run->summary),
+              HasSubstr("{\"leaderWorkerSet\": \"ns/chat\", \"peakDesiredGroups\": 4, \"desiredGroupSeconds\": "
+                        "16800.000000, \"readyGroupSeconds\": 15599.000000, \"belowDesiredSeconds\": 1201.0, "
+                        "\"scaleUps\": 1, \"scaleUpsWaitingForQuota\": 1"));
+}
+
 }  // namespace
 }  // namespace kueuesim::metrics

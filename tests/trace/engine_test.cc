@@ -269,11 +269,12 @@ TEST(TraceSourceTest, InvalidSpecsAreRefused) {
   }, "spec.window");
 }
 
-// Setup: FormatNames. Expectation: the ten formats (two of them change formats), in a stable order.
+// Setup: FormatNames. Expectation: the eleven formats (two of them change
+// formats, alibaba-dlrm one with its default mapping), in a stable order.
 TEST(TraceSourceTest, FormatNames) {
   EXPECT_THAT(FormatNames(), ElementsAre("native-csv", "native-jsonl", "kueue-workloads", "kueue-perf-generator",
-                                         "alibaba-gpu-2023", "philly", "helios", "pollux", "replica-timeline-csv",
-                                         "replica-timeline-jsonl"));
+                                         "alibaba-gpu-2023", "philly", "helios", "pollux", "alibaba-dlrm",
+                                         "replica-timeline-csv", "replica-timeline-jsonl"));
 }
 
 int64_t MaxRssKiB() {

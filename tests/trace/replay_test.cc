@@ -15,6 +15,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "kueuesim/base/status.h"
+#include "kueuesim/metrics/summary.h"
 #include "kueuesim/metrics/workload_table.h"
 #include "kueuesim/policy/registry.h"
 #include "kueuesim/scenario/scenario.h"
@@ -233,6 +234,72 @@ TEST(TraceReplayTest, ReplicaTimelineScalesLeaderWorkerSet) {
   std::getline(lines, line);  // header
   while (std::getline(lines, line)) rows += line.find("llm") != std::string::npos ? 1 : 0;
   EXPECT_EQ(rows, 5) << text;
+}
+
+// Setup: an alibaba-dlrm trace (leaderworkerset mapping) of one application:
+// HN h1 alive from the start, h2 and h3 created at 60 s (h2 deleted at
+// 300 s), two CN instances; 1 GPU per HN instance, a ClusterQueue of 2
+// GPUs; the run lasts 10 minutes.
+// Invariant: the loader adds the LWS the trace defines to the cluster (1
+// group of 2 pods: round(2 CN / 3 HN) = 1 worker), and the simulation scales
+// it with the trace's Changes: 1 -> 3 at 60 s (group 1 admitted, group 2
+// waits for the GPUs), 3 -> 2 at 300 s (group 2 removed, never admitted).
+// Serving figures: desired 1*60 + 3*240 + 2*300 = 1380 group-s, ready
+// 1*60 + 2*240 + 2*300 = 1140, below desired 240 s, one scale-up, which
+// waited (240 s, ended by the scale-down). Every row is accounted for.
+TEST(TraceReplayTest, AlibabaDlrmDefinesAndScalesLeaderWorkerSets) {
+  const std::string path = testing::WriteTemp(
+      "replay_dlrm.csv",
+      "instance_sn,role,app_name,cpu_request,cpu_limit,gpu_request,gpu_limit,rdma_request,rdma_limit,"
+      "memory_request,memory_limit,disk_request,disk_limit,max_instance_per_node,creation_time,scheduled_time,"
+      "deletion_time\n"
+      "h1,HN,a,1,1,1,1,0,0,1.0,1.0,1,1,-1,,,\n"
+      "h2,HN,a,1,1,1,1,0,0,1.0,1.0,1,1,-1,60,61,300\n"
+      "h3,HN,a,1,1,1,1,0,0,1.0,1.0,1,1,-1,60,60,\n"
+      "c1,CN,a,1,1,0,0,0,0,1.0,1.0,1,1,-1,,,\n"
+      "c2,CN,a,1,1,0,0,0,0,1.0,1.0,1,1,-1,,,\n");
+  const std::string yaml =
+      "apiVersion: kueuesim.io/v1alpha1\nkind: Simulation\nmetadata: {name: s}\nspec: {until: 10m}\n---\n" +
+      Queues("2") +
+      "apiVersion: kueuesim.io/v1alpha1\nkind: Trace\nmetadata: {name: t}\nspec:\n  format: alibaba-dlrm\n"
+      "  path: " + path + "\n  mapping: {namespace: {value: alibaba}, queue: {value: main}}\n---\n";
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(scenario::Scenario loaded, scenario::LoadScenarioStrings({{"replay.yaml", yaml}}));
+  ASSERT_EQ(loaded.clusters.size(), 1u);
+  ASSERT_EQ(loaded.clusters[0].leader_worker_sets.size(), 1u);
+  const model::LeaderWorkerSet& lws = loaded.clusters[0].leader_worker_sets[0];
+  EXPECT_EQ(lws.meta.namespace_, "alibaba");
+  EXPECT_EQ(lws.meta.name, "a");
+  EXPECT_EQ(lws.replicas, 1);
+  EXPECT_EQ(lws.size, 2);
+  const policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(auto sim, sim::Simulation::Create(loaded, registry));
+  metrics::SummaryCollector collector;
+  sim->AddEventSink(&collector);
+  ASSERT_THAT(sim->Run(sim::RunOptions{}), IsOk());
+  const metrics::Summary summary = collector.Finish(sim->end_time(), sim->cluster_pointers());
+  ASSERT_EQ(sim->sources().size(), 1u);
+  const ImportReport& report = sim->sources()[0]->report();
+  EXPECT_EQ(report.rows_read, 5);
+  EXPECT_EQ(report.changes, 2);
+  int64_t replica_rows = 0;
+  for (const auto& [what, count] : report.replicas) replica_rows += count;
+  EXPECT_EQ(replica_rows, 5);
+  ASSERT_EQ(summary.clusters.size(), 1u);
+  ASSERT_EQ(summary.clusters[0].leader_worker_sets.size(), 1u);
+  const runtime::LwsReport& lws_report = summary.clusters[0].leader_worker_sets[0];
+  ASSERT_EQ(lws_report.scales.size(), 2u);
+  EXPECT_EQ(lws_report.scales[0].at, 60 * kSecond);
+  EXPECT_EQ(lws_report.scales[0].to, 3);
+  EXPECT_EQ(lws_report.scales[1].at, 300 * kSecond);
+  EXPECT_EQ(lws_report.scales[1].to, 2);
+  ASSERT_EQ(summary.clusters[0].serving.size(), 1u);
+  const metrics::ServingFigures& serving = summary.clusters[0].serving[0];
+  EXPECT_DOUBLE_EQ(serving.desired_group_seconds, 1380.0);
+  EXPECT_DOUBLE_EQ(serving.ready_group_seconds, 1140.0);
+  EXPECT_EQ(serving.below_desired, 240 * kSecond);
+  EXPECT_EQ(serving.scale_ups, 1);
+  EXPECT_EQ(serving.scale_ups_waiting, 1);
+  EXPECT_DOUBLE_EQ(serving.group_wait_seconds, 240.0);
 }
 
 }  // namespace

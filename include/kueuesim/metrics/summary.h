@@ -110,6 +110,27 @@ struct RolloutFigures {
   int64_t preemptions = 0;  // workloads its groups preempted during the rollout
 };
 
+// Serving availability of one LeaderWorkerSet over the whole run: the
+// desired groups (spec.replicas, as scale changes move it) against the
+// ready ones, and the scale-ups whose new groups waited for quota.
+struct ServingFigures {
+  std::string leader_worker_set;  // namespace/name
+  int32_t peak_desired = 0;
+  double desired_group_seconds = 0;  // spec.replicas integrated over the run
+  double ready_group_seconds = 0;    // min(ready, desired) integrated
+  SimDuration below_desired = 0;     // time with fewer ready groups than desired
+  int64_t scale_ups = 0;
+  // Scale-ups with a new group whose Workload did not reserve quota at the
+  // scale's instant (it waited for quota, or was removed or the run ended
+  // first).
+  int64_t scale_ups_waiting = 0;
+  // Per new group of a scale-up: from the scale to its quota reservation
+  // (or its removal by a scale-down, or the end of the run).
+  double group_wait_seconds = 0;
+  SimDuration max_group_wait = 0;
+  int64_t preemptions = 0;  // workloads its groups preempted
+};
+
 // A value over time: (simulated seconds, value) points, one per change.
 using TimeSeries = std::vector<std::pair<SimTime, double>>;
 
@@ -138,6 +159,8 @@ struct ClusterSummary {
   std::optional<runtime::AutoscalerReport> autoscaler;
   // LeaderWorkerSet rollouts, one entry per rollout of any of them.
   std::vector<RolloutFigures> rollouts;
+  // LeaderWorkerSets' serving availability, one entry per LeaderWorkerSet.
+  std::vector<ServingFigures> serving;
 };
 
 // Collects what RolloutFigures needs from the event stream (quota held by
@@ -145,7 +168,7 @@ struct ClusterSummary {
 class RolloutFiguresCollector {
  public:
   void OnEvent(const cluster::SimEvent& event);
-  // Fills cs->rollouts for the runtime's LeaderWorkerSets.
+  // Fills cs->rollouts and cs->serving for the runtime's LeaderWorkerSets.
   void Finish(SimTime end_time, const runtime::ClusterRuntime& runtime, ClusterSummary* cs) const;
 
  private:
@@ -162,6 +185,9 @@ class RolloutFiguresCollector {
     std::vector<Hold> holds;
     std::vector<std::pair<std::string, SimTime>> preemptions;  // preemptor key, time
   };
+  template <typename Owns>
+  static ServingFigures Serving(SimTime end_time, const runtime::LwsReport& report, const ClusterData& data,
+                                const Owns& owns);
   std::map<const cluster::ClusterState*, ClusterData> clusters_;
 };
 
@@ -205,6 +231,9 @@ struct TraceImportSummary {
   std::map<std::string, int64_t> repaired;  // reason -> rows
   std::vector<std::string> examples;        // "line 17: negative duration"
   int64_t changes = 0;                      // timed object changes (replica timelines)
+  std::map<std::string, int64_t> replicas;  // rows that became replicas of serving objects, by what
+  std::map<std::string, int64_t> ignored;   // fields ignored on imported rows -> rows
+  std::vector<std::string> notes;           // format figures (recorded waits)
 };
 
 // What one CronJob did (sim::CronJobReport, copied by the caller).

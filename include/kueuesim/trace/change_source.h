@@ -36,6 +36,10 @@ namespace kueuesim::trace {
 // True for the formats whose rows are changes (OpenChangeTrace), not
 // workloads (OpenTrace).
 bool IsChangeFormat(const std::string& format);
+// True for the traces read with OpenChangeTrace: the change formats, and
+// alibaba-dlrm with its (default) leaderworkerset mapping, which defines
+// LeaderWorkerSets (GeneratedObjectsFor) and scales them.
+bool IsChangeTrace(const TraceSpec& spec);
 
 class ChangeSource {
  public:

@@ -12,6 +12,10 @@
 //   pollux                     Pollux/Sia workload CSV (name,time,application,num_replicas,...)
 //   replica-timeline-csv/-jsonl  timed LeaderWorkerSet changes, not workloads:
 //                              read with OpenChangeTrace (change_source.h)
+//   alibaba-dlrm               Alibaba's disaggregated DLRM serving trace:
+//                              LeaderWorkerSets and their scale changes
+//                              (OpenChangeTrace), or with options.mapping
+//                              "deployment", one Workload per instance
 //
 // Common to every format (src/trace/source.h has the details):
 //   - Trace time: as written for formats with relative times (native,
@@ -66,6 +70,9 @@ struct GeneratedObjects {
   std::vector<model::Namespace> namespaces;
   std::vector<model::WorkloadPriorityClass> workload_priority_classes;
   std::vector<model::Node> nodes;
+  // Serving objects (alibaba-dlrm: one per application); the trace's
+  // Changes scale them (OpenChangeTrace).
+  std::vector<model::LeaderWorkerSet> leader_worker_sets;
 };
 
 // The objects `spec` defines (empty for formats that define none).

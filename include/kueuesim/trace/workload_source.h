@@ -23,6 +23,15 @@ struct ImportReport {
   int64_t changes = 0;          // timed object changes produced (change traces)
   std::map<std::string, int64_t> skipped;   // reason -> rows skipped
   std::map<std::string, int64_t> repaired;  // reason -> rows repaired
+  // Rows that became replicas of serving objects the trace defines (the
+  // groups of a LeaderWorkerSet, or their workers), by what they became
+  // (alibaba-dlrm): rows_read = workloads + replica rows + skipped.
+  std::map<std::string, int64_t> replicas;
+  // Fields the model cannot represent, ignored on rows that were otherwise
+  // imported: what -> rows.
+  std::map<std::string, int64_t> ignored;
+  // Format-specific figures for comparison (e.g. recorded waits).
+  std::vector<std::string> notes;
   // The first few skipped or repaired rows: "line 17: negative duration".
   std::vector<std::string> examples;
   static constexpr size_t kMaxExamples = 5;
