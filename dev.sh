@@ -125,7 +125,8 @@ install_clang() {
 }
 
 FUZZ_TARGETS=(doc_reader scenario_loader trace_native_csv trace_native_jsonl trace_kueue_workloads
-              trace_perf_generator trace_alibaba trace_philly trace_helios trace_pollux quantity duration cel)
+              trace_perf_generator trace_alibaba trace_philly trace_helios trace_pollux trace_alibaba_dlrm
+              trace_replica_timeline quantity duration cel)
 
 # The fuzz targets alone, optimized (RelWithDebInfo), for long runs.
 build_fuzzers() {  # build-dir

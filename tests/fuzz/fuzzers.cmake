@@ -12,7 +12,7 @@ endif()
 
 set(KUEUESIM_FUZZ_TARGETS doc_reader scenario_loader trace_native_csv trace_native_jsonl
     trace_kueue_workloads trace_perf_generator trace_alibaba trace_philly trace_helios trace_pollux
-    quantity duration cel)
+    trace_alibaba_dlrm trace_replica_timeline quantity duration cel)
 foreach(target IN LISTS KUEUESIM_FUZZ_TARGETS)
   add_executable(fuzz_${target} ${PROJECT_SOURCE_DIR}/tests/fuzz/fuzz_main.cc)
   target_compile_definitions(fuzz_${target} PRIVATE KUEUESIM_FUZZ_TARGET="${target}")

@@ -16,6 +16,7 @@
 #include "kueuesim/doc/reader.h"
 #include "kueuesim/dra/cel.h"
 #include "kueuesim/scenario/scenario.h"
+#include "kueuesim/trace/change_source.h"
 #include "kueuesim/trace/importers.h"
 
 namespace kueuesim::fuzz {
@@ -90,6 +91,15 @@ void ImportTrace(std::string_view format, const uint8_t* data, size_t size) {
   if (extent->workloads > 5'000 || extent->cluster_queues > 500 || extent->cohorts > 500) return;
   auto objects = trace::GeneratedObjectsFor(spec);
   if (!objects.ok()) return;
+  if (trace::IsChangeTrace(spec)) {
+    auto changes = trace::OpenChangeTrace(spec);
+    if (!changes.ok()) return;
+    for (int i = 0; i < 100'000; ++i) {
+      auto next = (*changes)->Next();
+      if (!next.ok() || !next->has_value()) break;
+    }
+    return;
+  }
   auto source = trace::OpenTrace(spec);
   if (!source.ok()) return;
   for (int i = 0; i < 100'000; ++i) {
@@ -112,6 +122,8 @@ constexpr char kAlibaba[] = "alibaba-gpu-2023";
 constexpr char kPhilly[] = "philly";
 constexpr char kHelios[] = "helios";
 constexpr char kPollux[] = "pollux";
+constexpr char kAlibabaDlrm[] = "alibaba-dlrm";
+constexpr char kReplicaTimelineCsv[] = "replica-timeline-csv";
 
 // --- Kubernetes quantities and durations ---
 
@@ -217,6 +229,8 @@ const std::vector<Target>& AllTargets() {
       {"trace_philly", Trace<kPhilly>},
       {"trace_helios", Trace<kHelios>},
       {"trace_pollux", Trace<kPollux>},
+      {"trace_alibaba_dlrm", Trace<kAlibabaDlrm>},
+      {"trace_replica_timeline", Trace<kReplicaTimelineCsv>},
       {"quantity", Quantities},
       {"duration", Durations},
       {"cel", Cel},

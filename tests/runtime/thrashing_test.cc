@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "kueuesim/base/time.h"
+#include "kueuesim/cluster/cluster_state.h"
 #include "kueuesim/sim/simulation.h"
 #include "testing/simulation_fixtures.h"
 
@@ -140,38 +141,64 @@ spec:
 )";
 }
 
-absl::Status RunToEnd(const std::string& yaml) {
+struct Outcome {
+  absl::Status status;
+  SimTime w01_reserved_at = -1;  // when the preemptor first reserved quota
+  int64_t w08_preempted = 0;
+};
+
+Outcome RunToEnd(const std::string& yaml) {
+  Outcome out;
   auto simulation = testing::SimulationFromYaml(yaml, {}, "thrashing.yaml");
-  if (!simulation.ok()) return simulation.status();
+  if (!simulation.ok()) {
+    out.status = simulation.status();
+    return out;
+  }
   sim::RunOptions options;
   options.until = 2 * kHour;
   options.check_invariants = true;
-  return (*simulation)->Run(options);
+  out.status = (*simulation)->Run(options);
+  const cluster::ClusterState& state = (*simulation)->clusters()[0]->state();
+  for (cluster::WorkloadId id = 0; id < state.num_workloads(); ++id) {
+    const cluster::WorkloadRecord& wl = state.workload(id);
+    if (wl.key == "ns/w01") out.w01_reserved_at = wl.first_reserved_at;
+    if (wl.key == "ns/w08") out.w08_preempted = wl.times_preempted;
+  }
+  return out;
 }
 
 TEST(ThrashingTest, DefaultGatesStopWithAnErrorNamingTheWorkloads) {
-  const absl::Status status = RunToEnd(Scenario(""));
-  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << status;
-  EXPECT_THAT(std::string(status.message()),
+  const Outcome out = RunToEnd(Scenario(""));
+  EXPECT_EQ(out.status.code(), absl::StatusCode::kFailedPrecondition) << out.status;
+  EXPECT_THAT(std::string(out.status.message()),
               AllOf(HasSubstr("preemption does not settle at time 0.0 s"),
                     HasSubstr("workload \"ns/w08\" (ClusterQueue \"cq1\") was preempted 1000 times"),
                     HasSubstr("by \"ns/w01\" (ClusterQueue \"cq0\""), HasSubstr("PrioritizePreemptorWorkloads"),
                     HasSubstr("spec.evictionDelay")));
+  EXPECT_EQ(out.w08_preempted, 1000);
+  EXPECT_EQ(out.w01_reserved_at, -1);
 }
 
+// With the gate the preemptor goes first in the cycle after its
+// preemption: w08 is preempted once and w01 runs at once.
 TEST(ThrashingTest, PreemptorsFirstSettle) {
-  const absl::Status status = RunToEnd(Scenario("featureGates: {PrioritizePreemptorWorkloads: true}\n"));
-  EXPECT_TRUE(status.ok()) << status;
+  const Outcome out = RunToEnd(Scenario("featureGates: {PrioritizePreemptorWorkloads: true}\n"));
+  EXPECT_TRUE(out.status.ok()) << out.status;
+  EXPECT_EQ(out.w08_preempted, 1);
+  EXPECT_EQ(out.w01_reserved_at, 0);
 }
 
+// Evictions that take 5 s: the rounds take time, and the run ends.
 TEST(ThrashingTest, EvictionsThatTakeTimeSettle) {
-  const absl::Status status = RunToEnd(Scenario("") + R"(---
+  const Outcome out = RunToEnd(Scenario("") + R"(---
 apiVersion: kueuesim.io/v1alpha1
 kind: Simulation
 metadata: {name: sim}
 spec: {evictionDelay: 5s}
 )");
-  EXPECT_TRUE(status.ok()) << status;
+  EXPECT_TRUE(out.status.ok()) << out.status;
+  EXPECT_GE(out.w08_preempted, 1);
+  EXPECT_GE(out.w01_reserved_at, 0);
 }
 
 }  // namespace
