@@ -326,6 +326,40 @@ TEST(MultiKueueFlowTest, LatenciesDelayCopiesSelectionAndCompletion) {
   EXPECT_EQ(Report(*run).workloads.at(0).time_to_admission.at(0), 2 * kSecond);
 }
 
+// A copy that finishes within statusSyncLatency of its pods becoming ready
+// (Philly has many jobs of a second or less): the reconcile that syncs the
+// PodsReady status comes before the manager can see the finish. A finished
+// remote workload keeps its Admitted condition (Kueue's Finish only adds
+// Finished), so the manager still sees its worker admitted and waits for
+// the Finished status; it must not take the copy for gone, send the check
+// to Retry and run the job again (each re-run ending the same way, for
+// ever).
+TEST(MultiKueueFlowTest, JobShorterThanTheStatusSyncFinishesOnce) {
+  for (const char* duration : {"1s", "500ms"}) {
+    SCOPED_TRACE(duration);
+    MkSetup s;
+    s.workers = {W("aws", "8"), W("gcp", "8")};
+    s.simulation_extra = "  multiKueue:\n    dispatchLatency: 1s\n    statusSyncLatency: 1s\n";
+    s.extra = JobYaml("blip", "1", duration);
+    auto run = RunScenario(s, 1 * kHour);
+    ASSERT_NE(run, nullptr);
+    // Admitted on aws at 1 s, seen at 2 s; the job reaches aws at 3 s.
+    EXPECT_THAT(run->recorder.Of("WorkerSelected"), ElementsAre("2.0 WorkerSelected manager/aws ml/job-blip"));
+    // The manager syncs PodsReady at 4 s, when (1s) or after (500ms) the
+    // copy has finished, and the finish one latency after it.
+    EXPECT_THAT(run->recorder.Of("PodsReady"),
+                ElementsAre("3.0 PodsReady aws ml/job-blip", "4.0 PodsReady manager ml/job-blip"));
+    EXPECT_THAT(run->recorder.Of("Evicted"), IsEmpty());
+    const std::string end = std::string(duration) == "1s" ? "4.0" : "3.5";
+    const std::string seen = std::string(duration) == "1s" ? "5.0" : "4.5";
+    EXPECT_THAT(run->recorder.Of("Finished"),
+                ElementsAre(end + " Finished aws ml/job-blip", seen + " Finished manager ml/job-blip"));
+    const auto& wl = Report(*run).workloads.at(0);
+    EXPECT_EQ(wl.dispatches, 1);
+    EXPECT_EQ(wl.copies, 2);
+  }
+}
+
 TEST(MultiKueueFlowTest, WorkerEvictionRetriesAndRedispatches) {
   MkSetup s;
   // The job lands on aws (config order); a high-priority job submitted to
