@@ -11,6 +11,7 @@
 
 #include "kueuesim/cluster/events.h"
 #include "kueuesim/engine/event_queue.h"
+#include "kueuesim/metrics/summary.h"
 #include "kueuesim/runtime/cluster_runtime.h"
 #include "kueuesim/policy/dispatch.h"
 #include "kueuesim/policy/registry.h"
@@ -827,6 +828,32 @@ TEST(MultiKueueEdgeTest, CostOfLosingCopiesAndApiOperations) {
   // gcp held 8 GPUs from 90 s until the manager saw aws win at 90 s: no
   // time passed.
   EXPECT_DOUBLE_EQ(wl.losing_quota_seconds.at("nvidia.com/gpu"), 0.0);
+}
+
+// A worker releases the record of each copy the manager deletes, and a
+// later copy reuses it: the summary still counts every workload the worker
+// had, copies included (the Philly study's idle workers showed "5
+// workloads" for 11,386 copies).
+TEST(MultiKueueEdgeTest, SummaryCountsEveryCopyAWorkerReceived) {
+  MkSetup s;
+  s.workers = {W("onprem", "8", "4"), W("aws", "8"), W("gcp", "8")};
+  for (int i = 0; i < 4; ++i) s.extra += JobYaml(fmt::format("train-{}", i), "4", "5m", fmt::format("{}m", 10 * i));
+  Recorder recorder;
+  metrics::SummaryCollector collector;
+  auto simulation = testing::SimulationFromYaml(ScenarioYaml(s), {&recorder, &collector});
+  ASSERT_TRUE(simulation.ok()) << simulation.status();
+  ASSERT_TRUE((*simulation)->Run({}).ok());
+  const metrics::Summary summary =
+      collector.Finish((*simulation)->end_time(), (*simulation)->cluster_pointers(),
+                       (*simulation)->multikueue_reports());
+  const auto& report = *(*simulation)->multikueue_reports().at(0);
+  ASSERT_EQ(summary.clusters.size(), 4u);
+  EXPECT_EQ(summary.clusters[0].workloads, 4);  // the manager's jobs
+  // onprem: its background job and four copies; aws and gcp: four copies.
+  for (size_t w = 0; w < 3; ++w) {
+    EXPECT_EQ(report.workers.at(w).copies, 4);
+    EXPECT_EQ(summary.clusters[w + 1].workloads, 4 + (w == 0 ? 1 : 0)) << summary.clusters[w + 1].name;
+  }
 }
 
 }  // namespace
