@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <set>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -316,15 +317,21 @@ Summary SummaryCollector::Finish(SimTime end_time, const std::vector<const runti
   Summary summary;
   summary.end_time = end_time;
   summary.events = events_;
+  std::set<std::string> workers;  // the clusters of MultiKueue workers
+  for (const multikueue::MultiKueueReport* report : multikueue) {
+    for (const multikueue::WorkerReport& worker : report->workers) workers.insert(worker.cluster);
+  }
   for (const runtime::ClusterRuntime* runtime : runtimes) {
     const cluster::ClusterState& state = runtime->state();
     ClusterAccumulator& cluster = For(&state);
     ClusterSummary cs;
     cs.name = state.name();
     // A cluster fed by streaming sources recycles the records of finished
-    // workloads: then its arrivals count its workloads.
-    cs.workloads = runtime->recycle_finished() ? std::max<int64_t>(state.num_workloads(), cluster.arrivals)
-                                               : state.num_workloads();
+    // workloads, and a MultiKueue worker releases the record of every copy
+    // the manager deletes (a later copy reuses it): then its arrivals count
+    // its workloads.
+    const bool releases = runtime->recycle_finished() || workers.count(state.name()) > 0;
+    cs.workloads = releases ? std::max<int64_t>(state.num_workloads(), cluster.arrivals) : state.num_workloads();
     cs.cycles = runtime->counters().cycles;
     cs.workloads_without_queue = runtime->counters().workloads_without_queue;
     cs.inadmissible = runtime->counters().inadmissible;

@@ -977,8 +977,12 @@ void MultiKueueController::RunOperation(int32_t index) {
     worker.worker()->FinishWorkload(op.copy);
     if (tracked != kNone) {
       Copy& copy = group.copies[static_cast<size_t>(tracked)];
+      // A finished workload keeps its Admitted condition (Kueue's Finish
+      // only adds Finished): until the manager sees the finish,
+      // statusSyncLatency from now, it still sees the copy admitted. Clearing
+      // it here made a reconcile in between (the PodsReady sync of a job
+      // shorter than the latency) take the copy for gone and Retry.
       copy.finished_at = engine_->now();
-      copy.admitted = false;
       AddStatusSync(op.link);
       ScheduleReconcile(op.manager, engine_->now() + options_.status_sync_latency);
     }

@@ -387,6 +387,23 @@ std::string FiguresJson(const metrics::Summary& summary, std::vector<SimDuration
       }
     }
   }
+  // MultiKueue managers: what the dispatcher bought (manager reservation
+  // to admission on a worker) and what it cost (copies, duplicate
+  // reservations, preemptions for copies that lost, quota they held, jobs
+  // running twice, API operations against the workers).
+  for (const auto& mk : summary.multikueue) {
+    const std::string key = "mk:" + mk.manager + ":";
+    add(key + "copies", fmt::format("{}", mk.copies));
+    add(key + "losing_reservations", fmt::format("{}", mk.losing_reservations));
+    add(key + "losing_preemptions", fmt::format("{}", mk.losing_preemptions));
+    const bool any_admitted = mk.time_to_admission.count > 0;
+    add(key + "admission_p50_s", any_admitted ? FormatSeconds(mk.time_to_admission.p50) : "null");
+    add(key + "admission_p90_s", any_admitted ? FormatSeconds(mk.time_to_admission.p90) : "null");
+    add(key + "losing_gpu_h", JsonNumber(gpu_hours(mk.losing_quota_seconds)));
+    add(key + "duplicate_run_s", FormatSeconds(mk.duplicate_run_time));
+    add(key + "api_operations", fmt::format("{}", mk.copies + mk.copies_deleted + mk.nomination_patches +
+                                                       mk.status_syncs + mk.gate_opens));
+  }
   return out + "}";
 }
 

@@ -11,6 +11,7 @@
 
 #include "kueuesim/cluster/events.h"
 #include "kueuesim/engine/event_queue.h"
+#include "kueuesim/metrics/summary.h"
 #include "kueuesim/runtime/cluster_runtime.h"
 #include "kueuesim/policy/dispatch.h"
 #include "kueuesim/policy/registry.h"
@@ -324,6 +325,40 @@ TEST(MultiKueueFlowTest, LatenciesDelayCopiesSelectionAndCompletion) {
   EXPECT_THAT(run->recorder.Of("Finished"),
               ElementsAre("3607.0 Finished aws ml/job-train", "3610.0 Finished manager ml/job-train"));
   EXPECT_EQ(Report(*run).workloads.at(0).time_to_admission.at(0), 2 * kSecond);
+}
+
+// A copy that finishes within statusSyncLatency of its pods becoming ready
+// (Philly has many jobs of a second or less): the reconcile that syncs the
+// PodsReady status comes before the manager can see the finish. A finished
+// remote workload keeps its Admitted condition (Kueue's Finish only adds
+// Finished), so the manager still sees its worker admitted and waits for
+// the Finished status; it must not take the copy for gone, send the check
+// to Retry and run the job again (each re-run ending the same way, for
+// ever).
+TEST(MultiKueueFlowTest, JobShorterThanTheStatusSyncFinishesOnce) {
+  for (const char* duration : {"1s", "500ms"}) {
+    SCOPED_TRACE(duration);
+    MkSetup s;
+    s.workers = {W("aws", "8"), W("gcp", "8")};
+    s.simulation_extra = "  multiKueue:\n    dispatchLatency: 1s\n    statusSyncLatency: 1s\n";
+    s.extra = JobYaml("blip", "1", duration);
+    auto run = RunScenario(s, 1 * kHour);
+    ASSERT_NE(run, nullptr);
+    // Admitted on aws at 1 s, seen at 2 s; the job reaches aws at 3 s.
+    EXPECT_THAT(run->recorder.Of("WorkerSelected"), ElementsAre("2.0 WorkerSelected manager/aws ml/job-blip"));
+    // The manager syncs PodsReady at 4 s, when (1s) or after (500ms) the
+    // copy has finished, and the finish one latency after it.
+    EXPECT_THAT(run->recorder.Of("PodsReady"),
+                ElementsAre("3.0 PodsReady aws ml/job-blip", "4.0 PodsReady manager ml/job-blip"));
+    EXPECT_THAT(run->recorder.Of("Evicted"), IsEmpty());
+    const std::string end = std::string(duration) == "1s" ? "4.0" : "3.5";
+    const std::string seen = std::string(duration) == "1s" ? "5.0" : "4.5";
+    EXPECT_THAT(run->recorder.Of("Finished"),
+                ElementsAre(end + " Finished aws ml/job-blip", seen + " Finished manager ml/job-blip"));
+    const auto& wl = Report(*run).workloads.at(0);
+    EXPECT_EQ(wl.dispatches, 1);
+    EXPECT_EQ(wl.copies, 2);
+  }
 }
 
 TEST(MultiKueueFlowTest, WorkerEvictionRetriesAndRedispatches) {
@@ -793,6 +828,32 @@ TEST(MultiKueueEdgeTest, CostOfLosingCopiesAndApiOperations) {
   // gcp held 8 GPUs from 90 s until the manager saw aws win at 90 s: no
   // time passed.
   EXPECT_DOUBLE_EQ(wl.losing_quota_seconds.at("nvidia.com/gpu"), 0.0);
+}
+
+// A worker releases the record of each copy the manager deletes, and a
+// later copy reuses it: the summary still counts every workload the worker
+// had, copies included (the Philly study's idle workers showed "5
+// workloads" for 11,386 copies).
+TEST(MultiKueueEdgeTest, SummaryCountsEveryCopyAWorkerReceived) {
+  MkSetup s;
+  s.workers = {W("onprem", "8", "4"), W("aws", "8"), W("gcp", "8")};
+  for (int i = 0; i < 4; ++i) s.extra += JobYaml(fmt::format("train-{}", i), "4", "5m", fmt::format("{}m", 10 * i));
+  Recorder recorder;
+  metrics::SummaryCollector collector;
+  auto simulation = testing::SimulationFromYaml(ScenarioYaml(s), {&recorder, &collector});
+  ASSERT_TRUE(simulation.ok()) << simulation.status();
+  ASSERT_TRUE((*simulation)->Run({}).ok());
+  const metrics::Summary summary =
+      collector.Finish((*simulation)->end_time(), (*simulation)->cluster_pointers(),
+                       (*simulation)->multikueue_reports());
+  const auto& report = *(*simulation)->multikueue_reports().at(0);
+  ASSERT_EQ(summary.clusters.size(), 4u);
+  EXPECT_EQ(summary.clusters[0].workloads, 4);  // the manager's jobs
+  // onprem: its background job and four copies; aws and gcp: four copies.
+  for (size_t w = 0; w < 3; ++w) {
+    EXPECT_EQ(report.workers.at(w).copies, 4);
+    EXPECT_EQ(summary.clusters[w + 1].workloads, 4 + (w == 0 ? 1 : 0)) << summary.clusters[w + 1].name;
+  }
 }
 
 }  // namespace
