@@ -826,7 +826,9 @@ void LwsCharts(Page* page, const std::vector<RunData>& runs) {
     for (const auto& l : run.leader_worker_sets) names.emplace(l.cluster, l.name);
   }
   if (names.empty()) return;
-  page->Heading(2, "LeaderWorkerSets", "Groups ready to serve over time, per LeaderWorkerSet.");
+  page->Heading(2, "LeaderWorkerSets",
+                "Groups ready to serve over time (thick) against the groups desired, spec.replicas (thin), per "
+                "LeaderWorkerSet.");
   page->OpenCharts();
   for (const auto& [cluster, name] : names) {
     Chart chart;
@@ -840,10 +842,18 @@ void LwsCharts(Page* page, const std::vector<RunData>& runs) {
       s.run = i;
       s.end = runs[i].end_time;
       s.before = 0;
+      ChartSeries desired;
+      desired.label = "desired " + runs[i].label;
+      desired.run = i;
+      desired.thin = true;
+      desired.end = runs[i].end_time;
       for (const auto& l : runs[i].leader_worker_sets) {
-        if (l.cluster == cluster && l.name == name) s.points = l.ready_groups.empty() ? Points{{0, 0}} : l.ready_groups;
+        if (l.cluster != cluster || l.name != name) continue;
+        s.points = l.ready_groups.empty() ? Points{{0, 0}} : l.ready_groups;
+        desired.points = l.desired_groups;
       }
       chart.series.push_back(std::move(s));
+      chart.series.push_back(std::move(desired));
     }
     page->Add(chart);
   }

@@ -112,6 +112,26 @@ absl::Status LoadSummary(const std::string& file, RunData* run) {
             }
           }
         }
+        // The desired groups: the replicas before the first scale (or the
+        // final replicas when it never scaled), then each scale's target.
+        auto scales = l.find("scales");
+        std::vector<std::pair<double, double>> steps;
+        double initial = static_cast<double>(lws.replicas);
+        if (scales != l.end() && scales->is_array()) {
+          for (const json& scale : *scales) {
+            auto at = scale.find("at");
+            auto from = scale.find("from");
+            auto to = scale.find("to");
+            if (at == scale.end() || from == scale.end() || to == scale.end() || !at->is_number() ||
+                !from->is_number() || !to->is_number()) {
+              continue;
+            }
+            if (steps.empty()) initial = from->get<double>();
+            steps.emplace_back(at->get<double>(), to->get<double>());
+          }
+        }
+        lws.desired_groups.emplace_back(0.0, initial);
+        for (const auto& step : steps) lws.desired_groups.push_back(step);
         run->leader_worker_sets.push_back(std::move(lws));
       }
     }

@@ -132,6 +132,27 @@ TEST(RunDataTest, ReadsSummaryTimeSeriesAndEvents) {
   EXPECT_THAT(html, Not(HasSubstr("data-x=\"wall\"")));
 }
 
+// Setup: a LeaderWorkerSet with 2 groups scaled to 5 at 1800 s, ready
+// groups reaching 5 at 1980 s. Invariant: its chart shows the ready groups
+// (thick) and the desired ones (thin, a step from 2 to 5 at 1800 s).
+TEST(RunDataTest, LeaderWorkerSetReadyAgainstDesiredGroups) {
+  RunDirectory dir("kueuesim-report-test");
+  dir.Write("summary.json", R"({"endTime": 3600.0, "events": 3, "clusters": [{"name": "", "clusterQueues": [],
+    "leaderWorkerSets": [{"name": "chat/chat", "replicas": 5, "size": 4, "rollouts": [],
+      "scales": [{"at": 1800.0, "from": 2, "to": 5, "allReadyAt": 1980.0}],
+      "readyGroups": [[0.0, 0], [180.0, 2], [1980.0, 5]]}]}]})");
+  auto run = LoadRunDirectory(dir.path());
+  ASSERT_THAT(run, IsOk());
+  ASSERT_EQ(run->leader_worker_sets.size(), 1u);
+  EXPECT_EQ(run->leader_worker_sets[0].ready_groups, (Points{{0, 0}, {180, 2}, {1980, 5}}));
+  EXPECT_EQ(run->leader_worker_sets[0].desired_groups, (Points{{0, 2}, {1800, 5}}));
+  auto rendered = RenderHtmlReport({*run});
+  ASSERT_THAT(rendered, IsOk());
+  EXPECT_THAT(*rendered, HasSubstr("data-kind=\"lws\" data-title=\"ready groups of chat/chat\""));
+  EXPECT_THAT(*rendered, HasSubstr("\"thin\":false,\"end\":3600,\"before\":0,\"points\":[[0,0],[180,2],[1980,5]]"));
+  EXPECT_THAT(*rendered, HasSubstr("\"thin\":true,\"end\":3600,\"before\":null,\"points\":[[0,2],[1800,5]]"));
+}
+
 // Setup: the same run with every wait 0 and a run.json with a startTime.
 // Invariant: the wait CDF is marked degenerate and drawn as a jump to
 // 100% at 0 s that runs on to 1 s (never a single invisible point), and

@@ -67,6 +67,9 @@ struct LwsFigures {
   std::string name;
   int64_t replicas = 0;
   Points ready_groups;
+  // spec.replicas over time: the replicas at the start, then each scale's
+  // new value at its time (the summary's "scales").
+  Points desired_groups;
 };
 
 struct RunData {
