@@ -53,9 +53,12 @@ endif()
 add_test(NAME e2e.compare
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/compare_test.py
           --sim $<TARGET_FILE:kueuesim_cli> --root ${PROJECT_SOURCE_DIR}/scenarios)
+if(KUEUESIM_SANITIZE)
+  set(KUEUESIM_SWEEP_TEST_FLAGS --sanitized)  # the Philly study's figures: in the optimized build
+endif()
 add_test(NAME e2e.sweep
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/sweep_test.py
-          --sim $<TARGET_FILE:kueuesim_cli> --source ${PROJECT_SOURCE_DIR})
+          --sim $<TARGET_FILE:kueuesim_cli> --source ${PROJECT_SOURCE_DIR} ${KUEUESIM_SWEEP_TEST_FLAGS})
 # Trace replay with recorded start times reproduces the trace's own waits
 # (computed from the raw CSV), through --workloads and the summary.
 add_test(NAME e2e.trace_replay
