@@ -2,9 +2,14 @@
 # outside project built against the installed package.
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
 
+# Under the sanitizers each scenario runs once (the second run, for
+# byte-identical output, is the optimized build's check).
+if(KUEUESIM_SANITIZE)
+  set(KUEUESIM_SCENARIO_TEST_FLAGS --sanitized)
+endif()
 add_test(NAME e2e.scenarios
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/run_scenarios.py
-          --sim $<TARGET_FILE:kueuesim_cli> --root ${PROJECT_SOURCE_DIR}/scenarios)
+          --sim $<TARGET_FILE:kueuesim_cli> --root ${PROJECT_SOURCE_DIR}/scenarios ${KUEUESIM_SCENARIO_TEST_FLAGS})
 # Every Kueue conformance case again with --check-invariants (through a
 # wrapper: check.py passes no extra flags). The cases live outside the tree
 # (../shared/conformance by default, as for dev.sh); without them the test is
