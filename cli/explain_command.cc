@@ -324,7 +324,7 @@ int ExplainCommand::Explain() const {
     std::fprintf(stderr, "kueuesim: warning: %s\n", warning.c_str());
   }
   policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
-  auto simulation = sim::Simulation::Create(*scenario, registry);
+  auto simulation = sim::Simulation::Create(*std::move(scenario), registry);
   if (!simulation.ok()) return Fail(simulation.status());
   WorkloadHistory history(key);
   (*simulation)->AddEventSink(&history);

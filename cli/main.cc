@@ -144,7 +144,12 @@ int Run(const RunArgs& given_args) {
   if (args.cycles >= 0) options.max_cycles = args.cycles;
   options.check_invariants = args.check_invariants;
   policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
-  auto simulation = sim::Simulation::Create(*scenario, registry);
+  // The simulation takes the scenario (its workloads are not copied); what
+  // the summary needs of the input is kept first.
+  const auto unknown_kinds = scenario->report.unknown_kinds;
+  const auto load_warnings = scenario->report.warnings;
+  const scenario::SimulationSettings settings = scenario->settings;
+  auto simulation = sim::Simulation::Create(*std::move(scenario), registry);
   if (!simulation.ok()) return Fail(simulation.status());
 
   std::FILE* events_file = nullptr;
@@ -194,9 +199,9 @@ int Run(const RunArgs& given_args) {
   if (!status.ok()) return Fail(status);
   metrics::Summary summary = collector.Finish((*simulation)->end_time(), (*simulation)->cluster_pointers(),
                                               (*simulation)->multikueue_reports());
-  summary.unknown_kinds = scenario->report.unknown_kinds;
-  summary.warnings = scenario->report.warnings;
-  metrics::AddLoadReport((*simulation)->scenario().report, scenario->settings, &summary);
+  summary.unknown_kinds = unknown_kinds;
+  summary.warnings = load_warnings;
+  metrics::AddLoadReport((*simulation)->scenario().report, settings, &summary);
   for (const sim::CronJobReport& cron_job : (*simulation)->cron_job_reports()) {
     summary.cron_jobs.push_back({cron_job.cluster, cron_job.name, cron_job.created, cron_job.already_active,
                                  cron_job.missed, cron_job.replaced});
@@ -214,8 +219,8 @@ int Run(const RunArgs& given_args) {
   // report's wall-clock axes (report/run_data.h).
   if (!args.out_dir.empty()) {
     std::string info = "{}\n";
-    if (scenario->settings.start_time_from_input && scenario->settings.start_time.has_value()) {
-      info = "{\"startTime\": \"" + FormatRfc3339(*scenario->settings.start_time) + "\"}\n";
+    if (settings.start_time_from_input && settings.start_time.has_value()) {
+      info = "{\"startTime\": \"" + FormatRfc3339(*settings.start_time) + "\"}\n";
     }
     if (!cli::WriteOutput((std::filesystem::path(args.out_dir) / "run.json").string(), info)) return kExitRunFailed;
   }
@@ -242,25 +247,29 @@ int Validate(const std::vector<std::string>& files, bool strict, const std::stri
   if (absl::Status empty = cli::CheckInputNotEmpty(files, *scenario); !empty.ok()) return Fail(empty);
   PrintReport(scenario->report);
   policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
-  auto simulation = sim::Simulation::Create(*scenario, registry);
-  if (!simulation.ok()) return Fail(simulation.status());
-  if (strict && !scenario->report.warnings.empty()) {
-    std::fprintf(stderr, "kueuesim: error: --strict: %zu warning(s) while loading (listed above)\n",
-                 scenario->report.warnings.size());
-    return kExitInvalidInput;
-  }
   size_t workloads = 0;
   for (const auto& cluster : scenario->clusters) workloads += cluster.workloads.size();
+  const size_t load_warnings = scenario->report.warnings.size();
+  const int64_t objects = scenario->report.objects;
+  const int64_t documents = scenario->report.documents;
+  // The simulation takes the scenario's workloads (not copied); the rest of
+  // the scenario is read back from it.
+  auto simulation = sim::Simulation::Create(*std::move(scenario), registry);
+  if (!simulation.ok()) return Fail(simulation.status());
+  const scenario::Scenario& loaded = (*simulation)->scenario();
+  if (strict && load_warnings > 0) {
+    std::fprintf(stderr, "kueuesim: error: --strict: %zu warning(s) while loading (listed above)\n", load_warnings);
+    return kExitInvalidInput;
+  }
   // Traces are opened (and their files checked) by Simulation::Create;
   // their workloads are streamed during a run, not counted here.
   std::string traces =
-      scenario->traces.empty() ? "" : fmt::format(", {} trace(s)", scenario->traces.size());
+      loaded.traces.empty() ? "" : fmt::format(", {} trace(s)", loaded.traces.size());
   size_t cron_jobs = 0;
-  for (const auto& cluster : scenario->clusters) cron_jobs += cluster.cron_jobs.size();
+  for (const auto& cluster : loaded.clusters) cron_jobs += cluster.cron_jobs.size();
   if (cron_jobs > 0) traces += fmt::format(", {} CronJob(s)", cron_jobs);
   std::printf("valid: %lld objects in %lld documents, %zu cluster(s), %zu workload(s)%s\n",
-              static_cast<long long>(scenario->report.objects),
-              static_cast<long long>(scenario->report.documents), scenario->clusters.size(), workloads,
+              static_cast<long long>(objects), static_cast<long long>(documents), loaded.clusters.size(), workloads,
               traces.c_str());
   return kExitOk;
 }

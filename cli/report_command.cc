@@ -116,7 +116,7 @@ absl::StatusOr<CompareRun> RunScenario(const std::string& argument, const sim::R
   KUEUESIM_RETURN_IF_ERROR(CheckInputNotEmpty(run.files, loaded));
   for (const auto& warning : loaded.report.warnings) std::fprintf(stderr, "kueuesim: warning: %s\n", warning.c_str());
   const policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
-  KUEUESIM_ASSIGN_OR_RETURN(std::unique_ptr<sim::Simulation> simulation, sim::Simulation::Create(loaded, registry));
+  KUEUESIM_ASSIGN_OR_RETURN(std::unique_ptr<sim::Simulation> simulation, sim::Simulation::Create(std::move(loaded), registry));
   metrics::SummaryCollector collector;
   WaitRecorder waits;
   simulation->AddEventSink(&collector);

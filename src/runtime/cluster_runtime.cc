@@ -30,6 +30,13 @@ absl::StatusOr<std::unique_ptr<ClusterRuntime>> ClusterRuntime::Create(
     const scenario::ClusterSpec& spec, const scenario::SimulationSettings& settings,
     engine::Engine* engine, EventSink* sink, const policy::QueueOrderingPolicy* ordering,
     policy::PreemptionPolicy* preemption) {
+  return Create(spec, spec.workloads, settings, engine, sink, ordering, preemption);
+}
+
+absl::StatusOr<std::unique_ptr<ClusterRuntime>> ClusterRuntime::Create(
+    const scenario::ClusterSpec& spec, std::vector<model::Workload> workloads,
+    const scenario::SimulationSettings& settings, engine::Engine* engine, EventSink* sink,
+    const policy::QueueOrderingPolicy* ordering, policy::PreemptionPolicy* preemption) {
   std::unique_ptr<ClusterRuntime> runtime(new ClusterRuntime());
   KUEUESIM_ASSIGN_OR_RETURN(runtime->state_,
                             ClusterState::Build(spec, settings.start_time.value_or(0),
@@ -53,10 +60,13 @@ absl::StatusOr<std::unique_ptr<ClusterRuntime>> ClusterRuntime::Create(
   runtime->check_stats_.assign(spec.admission_checks.size(), AdmissionCheckStats());
   runtime->retry_eviction_immediate_ = settings.admission_check_retry_eviction == "Immediate";
   runtime->requeue_pending_.assign(static_cast<size_t>(runtime->state_->tree().num_nodes()), false);
-  for (const auto& wl : spec.workloads) {
+  for (model::Workload& wl : workloads) {
     KUEUESIM_RETURN_IF_ERROR(
-        runtime->state_->AddWorkload(std::make_shared<const model::Workload>(wl)).status());
+        runtime->state_->AddWorkload(std::make_shared<const model::Workload>(std::move(wl))).status());
+    wl = model::Workload();  // its storage goes as it is taken
   }
+  workloads.clear();
+  workloads.shrink_to_fit();
   LwsOptions lws_options;
   lws_options.version =
       settings.lws_version == "v0.8" ? workloads::LwsVersion::kV0_8 : workloads::LwsVersion::kV0_10;

@@ -17,15 +17,26 @@ FieldReader::FieldReader(doc::Node node, std::shared_ptr<const std::string> obje
     : node_(node), anchor_(node), object_(std::move(object)), path_(std::move(path)) {}
 
 FieldReader FieldReader::Field(std::string_view key) const {
-  std::string path = path_.empty() ? std::string(key) : fmt::format("{}.{}", path_, key);
+  // Built by hand, not formatted: every field read of every object passes here.
+  std::string path;
+  path.reserve(path_.size() + 1 + key.size());
+  if (!path_.empty()) path.append(path_).push_back('.');
+  path.append(key);
   FieldReader child(node_.IsMapping() ? node_.Get(key) : doc::Node(), object_, std::move(path));
   if (!child.node_.valid()) child.anchor_ = anchor_;
   return child;
 }
 
 FieldReader FieldReader::Index(size_t i) const {
+  char digits[24];
+  const auto [digits_end, ec] = std::to_chars(digits, digits + sizeof(digits), i);
+  (void)ec;  // a size_t always fits
+  std::string path;
+  path.reserve(path_.size() + 2 + static_cast<size_t>(digits_end - digits));
+  path.append(path_).push_back('[');
+  path.append(digits, digits_end).push_back(']');
   FieldReader child(node_.IsSequence() && i < node_.size() ? node_.at(i) : doc::Node(), object_,
-                    fmt::format("{}[{}]", path_, i));
+                    std::move(path));
   if (!child.node_.valid()) child.anchor_ = anchor_;
   return child;
 }

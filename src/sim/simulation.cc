@@ -83,8 +83,13 @@ absl::StatusOr<std::unique_ptr<trace::WorkloadSource>> ReadChangeTrace(const tra
 
 absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::Scenario& scenario,
                                                                const policy::PolicyRegistry& registry) {
+  return Create(scenario::Scenario(scenario), registry);
+}
+
+absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(scenario::Scenario&& scenario,
+                                                               const policy::PolicyRegistry& registry) {
   std::unique_ptr<Simulation> sim(new Simulation());
-  sim->scenario_ = scenario;
+  sim->scenario_ = std::move(scenario);
   const scenario::SimulationSettings& settings = sim->scenario_.settings;
   // Run times for the workloads without one, drawn with the run's seed
   // (the loader counted which rule each takes).
@@ -99,7 +104,17 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::S
     if (!trace::IsChangeTrace(sim->scenario_.traces[i])) continue;
     KUEUESIM_ASSIGN_OR_RETURN(change_reports[i], ReadChangeTrace(sim->scenario_.traces[i], &sim->scenario_));
   }
+  // Streamed workloads come after every object of the scenario files in the
+  // input order (decisions.md: equal priority and timestamp go by input order).
   for (const scenario::ClusterSpec& spec : sim->scenario_.clusters) {
+    for (const model::Workload& wl : spec.workloads) {
+      sim->next_input_sequence_ = std::max(sim->next_input_sequence_, wl.input_sequence + 1);
+    }
+    for (const model::LeaderWorkerSet& lws : spec.leader_worker_sets) {
+      sim->next_input_sequence_ = std::max(sim->next_input_sequence_, lws.input_sequence + 1);
+    }
+  }
+  for (scenario::ClusterSpec& spec : sim->scenario_.clusters) {
     auto ordering = registry.MakeQueueOrdering(settings.queue_ordering.name, settings.queue_ordering.parameters);
     if (!ordering.ok()) {
       return Annotate(ordering.status(), settings.queue_ordering.source.ToString() +
@@ -114,8 +129,10 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::S
     sim->preemptions_.push_back(*std::move(preemption));
     KUEUESIM_ASSIGN_OR_RETURN(
         auto runtime,
-        runtime::ClusterRuntime::Create(spec, settings, &sim->engine_, &sim->fan_out_,
-                                        sim->orderings_.back().get(), sim->preemptions_.back().get()));
+        runtime::ClusterRuntime::Create(spec, std::move(spec.workloads), settings, &sim->engine_,
+                                        &sim->fan_out_, sim->orderings_.back().get(),
+                                        sim->preemptions_.back().get()));
+    spec.workloads = {};  // moved into the runtime
     sim->runtimes_.push_back(std::move(runtime));
   }
   KUEUESIM_RETURN_IF_ERROR(sim->CreateMultiKueue(registry));
@@ -125,16 +142,6 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::S
                                 CronJobController::Create(cron_job, sim->runtimes_[i].get(), &sim->scenario_.settings,
                                                           &sim->scenario_.report));
       sim->cron_jobs_.push_back(std::move(controller));
-    }
-  }
-  // Streamed workloads come after every object of the scenario files in the
-  // input order (decisions.md: equal priority and timestamp go by input order).
-  for (const scenario::ClusterSpec& spec : sim->scenario_.clusters) {
-    for (const model::Workload& wl : spec.workloads) {
-      sim->next_input_sequence_ = std::max(sim->next_input_sequence_, wl.input_sequence + 1);
-    }
-    for (const model::LeaderWorkerSet& lws : spec.leader_worker_sets) {
-      sim->next_input_sequence_ = std::max(sim->next_input_sequence_, lws.input_sequence + 1);
     }
   }
   // The scenario's traces, each a streaming source for its cluster.

@@ -149,6 +149,13 @@ class ClusterRuntime : public engine::EventHandler {
       const scenario::ClusterSpec& spec, const scenario::SimulationSettings& settings,
       engine::Engine* engine, EventSink* sink, const policy::QueueOrderingPolicy* ordering,
       policy::PreemptionPolicy* preemption);
+  // As above, with the cluster's workloads given apart from `spec` (whose
+  // own `workloads` are then ignored) and moved into the runtime: no copy of
+  // the input's workloads is kept (a large cluster export is loaded once).
+  static absl::StatusOr<std::unique_ptr<ClusterRuntime>> Create(
+      const scenario::ClusterSpec& spec, std::vector<model::Workload> workloads,
+      const scenario::SimulationSettings& settings, engine::Engine* engine, EventSink* sink,
+      const policy::QueueOrderingPolicy* ordering, policy::PreemptionPolicy* preemption);
   ~ClusterRuntime() override;
 
   const ClusterState& state() const { return *state_; }

@@ -54,6 +54,11 @@ class Simulation {
   // names (listing the valid ones), invalid workloads.
   static absl::StatusOr<std::unique_ptr<Simulation>> Create(const scenario::Scenario& scenario,
                                                             const policy::PolicyRegistry& registry);
+  // As above, taking the scenario: its workloads move into the clusters'
+  // runtimes rather than being copied (scenario().clusters[i].workloads is
+  // then empty), so a large input is held once.
+  static absl::StatusOr<std::unique_ptr<Simulation>> Create(scenario::Scenario&& scenario,
+                                                            const policy::PolicyRegistry& registry);
   ~Simulation();
 
   // Adds an observer of every event. REQUIRES: before Run; `sink` outlives
