@@ -137,6 +137,7 @@ struct FileCloser {
 struct Anchor {
   uint32_t node = 0;
   uint64_t expanded = 0;
+  uint64_t arena = 0;  // the arena (document or List item) the node is in
 };
 
 // An open sequence or mapping.
@@ -157,6 +158,7 @@ class Builder {
       : file_(std::move(file)),
         max_depth_(std::max(options.max_depth, 0)),
         max_expanded_(static_cast<uint64_t>(std::max<int64_t>(options.max_expanded_nodes, 0))),
+        split_list_items_(options.split_list_items),
         callback_(callback) {
     frames_.reserve(static_cast<size_t>(std::min(max_depth_, 1024)) + 1);
   }
@@ -178,6 +180,12 @@ class Builder {
 
   void StartDocument();
   absl::Status EndDocument();
+  // List items read one by one (ReadOptions::split_list_items): whether the
+  // sequence about to open is the document's top-level "items"; a fresh
+  // arena for the next item; the item just completed, handed over.
+  bool IsTopLevelItems(bool mapping);
+  void StartItemArena();
+  absl::Status DeliverItem(uint32_t root);
   absl::Status OnScalar(const yaml_event_t& event);
   absl::Status OnAlias(const yaml_event_t& event);
   absl::Status OnCollectionStart(const yaml_event_t& event, bool mapping);
@@ -218,6 +226,7 @@ class Builder {
   const std::shared_ptr<const std::string> file_;
   const int max_depth_;
   const uint64_t max_expanded_;
+  const bool split_list_items_;
   const DocumentCallback& callback_;
 
   // Sizes of the last document's arena, reserved for the next one.
@@ -231,6 +240,15 @@ class Builder {
   int document_index_ = -1;
   bool document_is_empty_ = false;
   Document doc_;
+  // The arena nodes are added to: each document, and each List item when
+  // items are split, gets a new id (anchors remember theirs).
+  uint64_t arena_ = 0;
+  // While a document's top-level "items" are read one by one: the enclosing
+  // document (its arena and id), set aside, and the items delivered so far.
+  bool in_items_ = false;
+  Document outer_doc_;
+  uint64_t outer_arena_ = 0;
+  int64_t items_delivered_ = 0;
   std::vector<Frame> frames_;
   std::vector<uint32_t> pending_;
   std::unordered_map<std::string, Anchor> anchors_;
@@ -325,14 +343,46 @@ void Builder::StartDocument() {
   doc_.text_pool().reserve(std::min(size_hint_.text, 8 * kMaxReserve));
   doc_.set_file(file_);
   doc_.set_index(document_index_);
+  ++arena_;
   document_is_empty_ = false;
+  in_items_ = false;
+  items_delivered_ = 0;
   frames_.clear();
   pending_.clear();
   anchors_.clear();
 }
 
+bool Builder::IsTopLevelItems(bool mapping) {
+  if (!split_list_items_ || mapping || in_items_ || frames_.size() != 1 || !frames_[0].mapping) return false;
+  const Frame& root = frames_[0];
+  // The value of a key: an odd number of pending entries, the key last.
+  if ((pending_.size() - root.pending_start) % 2 != 1) return false;
+  return Text(pending_.back()) == "items";
+}
+
+void Builder::StartItemArena() {
+  doc_ = Document();
+  doc_.nodes().reserve(std::min(size_hint_.nodes, kMaxReserve));
+  doc_.children().reserve(std::min(size_hint_.children, kMaxReserve));
+  doc_.text_pool().reserve(std::min(size_hint_.text, 8 * kMaxReserve));
+  doc_.set_file(file_);
+  doc_.set_index(document_index_);
+  doc_.set_list_item(items_delivered_);
+  ++arena_;
+}
+
+absl::Status Builder::DeliverItem(uint32_t root) {
+  doc_.set_root(root);
+  size_hint_ = {doc_.nodes().size(), doc_.children().size(), doc_.text_pool().size()};
+  Document item = std::move(doc_);
+  ++items_delivered_;
+  StartItemArena();
+  return callback_(std::move(item));
+}
+
 absl::Status Builder::EndDocument() {
   if (document_is_empty_ || doc_.nodes().empty()) return absl::OkStatus();
+  doc_.set_split_items(items_delivered_);
   size_hint_ = {doc_.nodes().size(), doc_.children().size(), doc_.text_pool().size()};
   Document done = std::move(doc_);
   doc_ = Document();
@@ -374,6 +424,7 @@ Anchor* Builder::DefineAnchor(const yaml_char_t* name, uint32_t node, uint64_t e
   Anchor& anchor = anchors_[std::string(ToView(name))];
   anchor.node = node;
   anchor.expanded = expanded;
+  anchor.arena = arena_;
   return &anchor;  // stable: unordered_map never moves its elements
 }
 
@@ -385,6 +436,7 @@ absl::Status Builder::AddChild(uint32_t node, uint64_t expanded, int32_t line, i
     doc_.set_root(node);
     return absl::OkStatus();
   }
+  if (in_items_ && frames_.size() == 2) return DeliverItem(node);  // an item of the List, complete
   Frame& frame = frames_.back();
   if (ExpectingKey()) {
     if (doc_.nodes()[node].kind != NodeKind::kScalar) {
@@ -428,6 +480,12 @@ absl::Status Builder::OnAlias(const yaml_event_t& event) {
     return Error(event.start_mark,
                  fmt::format("alias *{} refers to a node that contains it", name));
   }
+  if (it->second.arena != arena_) {
+    return Error(event.start_mark,
+                 fmt::format("alias *{} refers to an anchor outside this item of the List (the items of "
+                             "a List are read one at a time; repeat the content instead)",
+                             name));
+  }
   return AddChild(it->second.node, it->second.expanded, OneBased(event.start_mark.line),
                   OneBased(event.start_mark.column));
 }
@@ -440,6 +498,7 @@ absl::Status Builder::OnCollectionStart(const yaml_event_t& event, bool mapping)
   const yaml_char_t* tag = mapping ? event.data.mapping_start.tag : event.data.sequence_start.tag;
   const yaml_char_t* anchor =
       mapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor;
+  const bool top_level_items = IsTopLevelItems(mapping);
   uint32_t node = 0;
   KUEUESIM_RETURN_IF_ERROR(NewNode(mapping ? NodeKind::kMapping : NodeKind::kSequence,
                                    event.start_mark, tag, std::string_view(), &node));
@@ -449,10 +508,25 @@ absl::Status Builder::OnCollectionStart(const yaml_event_t& event, bool mapping)
   frame.mapping = mapping;
   if (anchor != nullptr) frame.anchor = DefineAnchor(anchor, node, 0);
   frames_.push_back(frame);
+  if (top_level_items) {
+    // The enclosing document waits aside; each item gets an arena of its own.
+    in_items_ = true;
+    outer_doc_ = std::move(doc_);
+    outer_arena_ = arena_;
+    StartItemArena();
+  }
   return absl::OkStatus();
 }
 
 absl::Status Builder::OnCollectionEnd() {
+  if (in_items_ && frames_.size() == 2) {
+    // The end of the items: back to the enclosing document (the sequence
+    // stays empty there).
+    in_items_ = false;
+    doc_ = std::move(outer_doc_);
+    outer_doc_ = Document();
+    arena_ = outer_arena_;
+  }
   Frame frame = frames_.back();
   frames_.pop_back();
   if (frame.mapping) KUEUESIM_RETURN_IF_ERROR(FinishMapping(frame));

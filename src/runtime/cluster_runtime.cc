@@ -60,6 +60,7 @@ absl::StatusOr<std::unique_ptr<ClusterRuntime>> ClusterRuntime::Create(
   runtime->check_stats_.assign(spec.admission_checks.size(), AdmissionCheckStats());
   runtime->retry_eviction_immediate_ = settings.admission_check_retry_eviction == "Immediate";
   runtime->requeue_pending_.assign(static_cast<size_t>(runtime->state_->tree().num_nodes()), false);
+  runtime->state_->ReserveWorkloads(workloads.size());
   for (model::Workload& wl : workloads) {
     KUEUESIM_RETURN_IF_ERROR(
         runtime->state_->AddWorkload(std::make_shared<const model::Workload>(std::move(wl))).status());

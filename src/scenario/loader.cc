@@ -44,16 +44,24 @@ class Loader {
  public:
   explicit Loader(const LoadOptions& options) : budget_(options.limits) {}
 
+  // Reads one document of a stream. Files are read with their Lists split
+  // (doc::ReadOptions::split_list_items): the items of a List arrive first,
+  // each as a document of its own, and are loaded as the List's objects; the
+  // List itself comes last, with its items already taken.
   absl::Status LoadDocument(doc::Document&& document) {
-    ++scenario_.report.documents;
-    current_cluster_ = file_cluster_;
+    const bool list_item = document.list_item() >= 0;
+    if (!list_item) ++scenario_.report.documents;
+    // The cluster a document's objects belong to starts as the file's; the
+    // items of a List share the List's.
+    if (list_item ? document.list_item() == 0 : document.split_items() == 0) current_cluster_ = file_cluster_;
+    if (!list_item && document.split_items() > 0) KUEUESIM_RETURN_IF_ERROR(CheckSplitItemsWereAList(document.root()));
     // Nodes point at their Document, so it goes to the heap before it is
     // read: objects resolved at the end (NodePools whose nodes are made then,
     // TrainJobs and their runtimes) keep it until Finish.
     auto owned = std::make_unique<doc::Document>(std::move(document));
     keep_document_ = false;
     const size_t pools_before = deferred_pools_.size();
-    absl::Status status = LoadNode(owned->root(), /*in_list=*/false);
+    absl::Status status = LoadNode(owned->root(), /*in_list=*/list_item);
     if (keep_document_ || deferred_pools_.size() != pools_before) kept_documents_.push_back(std::move(owned));
     return status;
   }
@@ -93,6 +101,23 @@ class Loader {
   }
 
  private:
+  // A document whose top-level "items" were read one by one as objects must
+  // be a List, as kubectl prints (kind List, or a typed list such as
+  // WorkloadList); only Lists have such items.
+  absl::Status CheckSplitItemsWereAList(const doc::Node& root) {
+    FieldReader top(root, std::make_shared<const std::string>("object"), "");
+    const doc::Node kind = root.Get("kind");
+    const std::string_view name = kind.IsScalar() ? kind.scalar() : std::string_view();
+    if (IsListKind(name)) return absl::OkStatus();
+    return top.Field("items").Error(
+        name.empty() ? "a document with top-level items must be a List (kind: List)"
+                     : fmt::format("a document with top-level items must be a List (kind: List), not {}", name));
+  }
+
+  static bool IsListKind(std::string_view kind) {
+    return kind == "List" || (kind.size() > 4 && kind.substr(kind.size() - 4) == "List");
+  }
+
   absl::Status LoadNode(const doc::Node& root, bool in_list) {
     auto object_name = std::make_shared<const std::string>("object");
     FieldReader top(root, object_name, "");
@@ -829,6 +854,13 @@ absl::StatusOr<std::vector<std::string>> ExpandScenarioPaths(const std::vector<s
   return files;
 }
 
+// Lists (kubectl's output) are read an item at a time: never held whole.
+doc::ReadOptions SplitLists() {
+  doc::ReadOptions options;
+  options.split_list_items = true;
+  return options;
+}
+
 }  // namespace
 
 absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& given_paths, const LoadOptions& options) {
@@ -837,7 +869,8 @@ absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& given
   for (const auto& path : paths) {
     loader.StartFile();
     KUEUESIM_RETURN_IF_ERROR(doc::ReadFile(
-        path, [&](doc::Document&& document) { return loader.LoadDocument(std::move(document)); }));
+        path, [&](doc::Document&& document) { return loader.LoadDocument(std::move(document)); },
+        SplitLists()));
   }
   return loader.Finish();
 }
@@ -848,7 +881,8 @@ absl::StatusOr<Scenario> LoadScenarioStrings(
   for (const auto& [name, text] : named_texts) {
     loader.StartFile();
     KUEUESIM_RETURN_IF_ERROR(doc::ReadString(
-        text, name, [&](doc::Document&& document) { return loader.LoadDocument(std::move(document)); }));
+        text, name, [&](doc::Document&& document) { return loader.LoadDocument(std::move(document)); },
+        SplitLists()));
   }
   return loader.Finish();
 }

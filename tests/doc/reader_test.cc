@@ -686,6 +686,115 @@ TEST(ReaderTest, ReadFileStreamsDocuments) {
   std::remove(path.c_str());
 }
 
+// Setup: kubectl's List (apiVersion, items, kind, metadata), read with
+// split_list_items.
+// Expect: each item a document of its own, in order, with its own positions
+// and list_item(); then the List, its items empty and split_items() 3.
+TEST(ReaderTest, SplitListItemsDeliversEachItemAlone) {
+  ReadOptions options;
+  options.split_list_items = true;
+  const std::string text =
+      "apiVersion: v1\n"
+      "items:\n"
+      "- kind: A\n"
+      "  spec: {n: 1}\n"
+      "- kind: B\n"
+      "  base: &b {x: 1}\n"
+      "  copy: {<<: *b, y: 2}\n"
+      "- plain\n"
+      "kind: List\n"
+      "metadata: {resourceVersion: \"\"}\n"
+      "---\n"
+      "items: [1, 2]\n"
+      "nested: {items: [3]}\n";
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(std::vector<Document> docs, Read(text, options));
+  ASSERT_EQ(docs.size(), 7u);
+  EXPECT_EQ(docs[0].list_item(), 0);
+  EXPECT_EQ(docs[0].index(), 0);
+  EXPECT_EQ(docs[0].root().Get("kind").scalar(), "A");
+  EXPECT_EQ(docs[0].root().Get("spec").Get("n").scalar(), "1");
+  EXPECT_EQ(docs[0].root().position().line, 3);
+  EXPECT_EQ(docs[1].list_item(), 1);
+  EXPECT_EQ(docs[1].root().Get("copy").Get("x").scalar(), "1");
+  EXPECT_EQ(docs[1].root().Get("copy").Get("y").scalar(), "2");
+  EXPECT_EQ(docs[1].root().Get("kind").position().line, 5);
+  EXPECT_EQ(docs[2].list_item(), 2);
+  EXPECT_EQ(docs[2].root().scalar(), "plain");
+  // The List itself, last.
+  EXPECT_EQ(docs[3].list_item(), -1);
+  EXPECT_EQ(docs[3].split_items(), 3);
+  EXPECT_EQ(docs[3].root().Get("kind").scalar(), "List");
+  EXPECT_TRUE(docs[3].root().Get("items").IsSequence());
+  EXPECT_EQ(docs[3].root().Get("items").size(), 0u);
+  EXPECT_THAT(Keys(docs[3].root()), ElementsAre("apiVersion", "items", "kind", "metadata"));
+  // The second document's top-level items are split too (scalars); items
+  // below the top level are not.
+  EXPECT_EQ(docs[4].list_item(), 0);
+  EXPECT_EQ(docs[4].index(), 1);
+  EXPECT_EQ(docs[4].root().scalar(), "1");
+  EXPECT_EQ(docs[5].list_item(), 1);
+  EXPECT_EQ(docs[5].root().scalar(), "2");
+  EXPECT_EQ(docs[6].split_items(), 2);
+  EXPECT_EQ(docs[6].root().Get("nested").Get("items").size(), 1u);
+
+  // Without the option, the same stream reads whole.
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(std::vector<Document> whole, Read(text));
+  ASSERT_EQ(whole.size(), 2u);
+  EXPECT_EQ(whole[0].root().Get("items").size(), 3u);
+  EXPECT_EQ(whole[0].split_items(), 0);
+  EXPECT_EQ(whole[0].list_item(), -1);
+}
+
+// Setup: JSON as `kubectl get -o json` prints it, split.
+// Expect: the same split as YAML.
+TEST(ReaderTest, SplitListItemsOfJson) {
+  ReadOptions options;
+  options.split_list_items = true;
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(std::vector<Document> docs,
+                       Read("{\"apiVersion\": \"v1\", \"items\": [{\"kind\": \"A\"}, {\"kind\": \"B\"}],"
+                            " \"kind\": \"List\"}",
+                            options));
+  ASSERT_EQ(docs.size(), 3u);
+  EXPECT_EQ(docs[0].root().Get("kind").scalar(), "A");
+  EXPECT_EQ(docs[1].root().Get("kind").scalar(), "B");
+  EXPECT_EQ(docs[2].split_items(), 2);
+}
+
+// Setup: split items whose aliases reach outside their item: into an
+// earlier item, from the List into the items, from an item into the List.
+// Expect: an error at the alias naming it (the other item is gone); an
+// anchor inside one item serves that item.
+TEST(ReaderTest, SplitListItemsRefuseAliasesAcrossItems) {
+  ReadOptions options;
+  options.split_list_items = true;
+  EXPECT_THAT(Read("items:\n- a: &x 1\n- b: *x\n", options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(StartsWith("test.yaml:3:6: "), HasSubstr("alias *x refers to an anchor outside"))));
+  EXPECT_THAT(Read("defaults: &d {a: 1}\nitems:\n- <<: *d\n", options),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("alias *d refers to an anchor outside")));
+  EXPECT_THAT(Read("items:\n- &i {a: 1}\nagain: *i\n", options),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("alias *i refers to an anchor outside")));
+  EXPECT_THAT(Read("items:\n- {a: &y 1, b: *y}\n", options), IsOk());
+  // Unsplit, the same aliases are fine.
+  EXPECT_THAT(Read("items:\n- a: &x 1\n- b: *x\n"), IsOk());
+}
+
+// Setup: a callback that stops at the second item.
+// Expect: its status is returned, and no later document is delivered.
+TEST(ReaderTest, SplitListItemsCallbackStops) {
+  ReadOptions options;
+  options.split_list_items = true;
+  int seen = 0;
+  EXPECT_THAT(ReadString("items: [a, b, c]\nkind: List\n", "test.yaml",
+                         [&seen](Document&&) {
+                           ++seen;
+                           return seen == 2 ? absl::CancelledError("enough") : absl::OkStatus();
+                         },
+                         options),
+              StatusIs(absl::StatusCode::kCancelled, "enough"));
+  EXPECT_EQ(seen, 2);
+}
+
 // Setup: a path that does not exist, and a directory.
 // Expect: NotFound "cannot open <path>: <reason>".
 TEST(ReaderTest, ReadFileOpenErrors) {

@@ -472,6 +472,54 @@ spec: {clusterQueue: cq}
   EXPECT_THAT(s.report.warnings, IsEmpty());
 }
 
+// Setup: Lists as kubectl prints them (items before kind: they are read one
+// item at a time), a typed WorkloadList, a List in a List, a non-List with
+// top-level items, a broken item.
+// Invariant: items load as objects in order, one document per List; a List
+// in a List, items outside a List and a broken field are errors naming the
+// file, line and field.
+TEST(ScenarioLoaderTest, KubectlListsLoadItemByItem) {
+  const std::string items = R"(items:
+- apiVersion: kueue.x-k8s.io/v1beta2
+  kind: ResourceFlavor
+  metadata: {name: a}
+- apiVersion: kueue.x-k8s.io/v1beta2
+  kind: ResourceFlavor
+  metadata: {name: b}
+)";
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml("apiVersion: v1\n" + items + "kind: List\nmetadata: {}\n"));
+  EXPECT_EQ(s.report.documents, 1);
+  EXPECT_EQ(s.report.objects, 2);
+  ASSERT_EQ(s.clusters[0].resource_flavors.size(), 2u);
+  EXPECT_EQ(s.clusters[0].resource_flavors[0].meta.name, "a");
+  EXPECT_EQ(s.clusters[0].resource_flavors[1].meta.name, "b");
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario typed,
+                                LoadYaml("apiVersion: kueue.x-k8s.io/v1beta2\n" + items + "kind: ResourceFlavorList\n"));
+  EXPECT_EQ(typed.clusters[0].resource_flavors.size(), 2u);
+
+  EXPECT_THAT(LoadYaml("apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: List\n  items: []\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("a List inside a List is not supported")));
+  EXPECT_THAT(LoadYaml("apiVersion: v1\n" + items + "kind: ConfigMap\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("test.yaml:3: object: items: a document with top-level items must be a List"),
+                             HasSubstr("not ConfigMap"))));
+  EXPECT_THAT(LoadYaml(R"(apiVersion: v1
+items:
+- apiVersion: kueue.x-k8s.io/v1beta2
+  kind: ResourceFlavor
+  metadata: {name: a}
+- apiVersion: kueue.x-k8s.io/v1beta2
+  kind: ClusterQueue
+  metadata: {name: cq}
+  spec:
+    namespaceSelector: {}
+    resourceGroups: 7
+kind: List
+)"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr(":11: ClusterQueue \"cq\": spec.resourceGroups"))));
+}
+
 // Setup: file a.yaml: a flavor, then a kueuesim.io/v1alpha1 Cluster "west",
 // then a flavor and a flavor annotated kueuesim.io/cluster: east; file b.yaml:
 // a flavor (no marker). Invariant: a.yaml's first flavor is in the default

@@ -348,6 +348,9 @@ class ClusterState {
   // Adds a workload (not yet arrived). Errors name the workload and field.
   // Reuses the slot of a released workload when there is one.
   absl::StatusOr<WorkloadId> AddWorkload(std::shared_ptr<const model::Workload> spec);
+  // Room for `count` more workloads, so that adding a known number (the
+  // input's) moves no record.
+  void ReserveWorkloads(size_t count) { workloads_.reserve(workloads_.size() + count); }
   // Frees a finished workload's record for reuse (streaming runs keep memory
   // bounded by what is in flight). REQUIRES: it holds no quota and is in no
   // queue. Its id may be handed out again by AddWorkload.

@@ -124,10 +124,17 @@ class Document {
   // 0-based index of this document in its stream (skipped empty documents
   // count).
   int index() const { return index_; }
+  // With ReadOptions::split_list_items: the position of this document in
+  // its List's "items" (-1 for a document of the stream itself), and, for
+  // the enclosing document, how many items were delivered before it.
+  int64_t list_item() const { return list_item_; }
+  int64_t split_items() const { return split_items_; }
 
   // Construction (used by the reader).
   void set_file(std::shared_ptr<const std::string> file) { file_ = std::move(file); }
   void set_index(int index) { index_ = index; }
+  void set_list_item(int64_t item) { list_item_ = item; }
+  void set_split_items(int64_t count) { split_items_ = count; }
   void set_root(uint32_t root) { root_ = root; has_root_ = true; }
   std::vector<NodeData>& nodes() { return nodes_; }
   std::vector<uint32_t>& children() { return children_; }
@@ -137,6 +144,8 @@ class Document {
   friend class Node;
   std::shared_ptr<const std::string> file_ = std::make_shared<const std::string>();
   int index_ = 0;
+  int64_t list_item_ = -1;
+  int64_t split_items_ = 0;
   bool has_root_ = false;
   uint32_t root_ = 0;
   std::vector<NodeData> nodes_;

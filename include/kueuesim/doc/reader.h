@@ -33,6 +33,16 @@ struct ReadOptions {
   // Largest number of nodes a document may expand to when every alias is
   // counted as a copy of its anchor. Default: 20 million.
   int64_t max_expanded_nodes = 20'000'000;
+  // Deliver each element of a document's top-level "items" sequence (what
+  // `kubectl get -o yaml|json` prints: a List) as a document of its own, as
+  // soon as it is read, so that a List of any length is never held whole.
+  // Item documents come first, in order (Document::list_item() is 0, 1, ...;
+  // index() is the List's), then the enclosing document, whose "items" is an
+  // empty sequence and whose Document::split_items() counts what was
+  // delivered. An alias in an item to an anchor outside that item (or from
+  // the enclosing document into an item) is refused with an error, since the
+  // item is no longer in memory. Default: off (every document whole).
+  bool split_list_items = false;
 };
 
 // Called once per document, in stream order. Returning a non-OK status stops
