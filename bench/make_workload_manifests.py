@@ -13,7 +13,7 @@ bytes.
 
 Usage:
   make_workload_manifests.py --traces ../shared/traces --out-dir DIR
-      [--format yaml|json] [--layout list|documents] [--limit N]
+      [--format yaml|json] [--layout list|documents] [--style kubectl|compact] [--limit N]
 
 Writes DIR/cluster.yaml and DIR/workloads.<yaml|json> and prints their sizes
 and the number of Workloads.
@@ -37,6 +37,33 @@ def uid(*parts):
 def rfc3339(philly_timestamp):
     when = datetime.datetime.strptime(philly_timestamp, "%Y-%m-%d %H:%M:%S")
     return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def compact(item):
+    """The same Workload with only what a hand-written manifest states: no
+    status, owner, labels or container defaults (about 380 bytes of YAML)."""
+    container = item["spec"]["podSets"][0]["template"]["spec"]["containers"][0]
+    return {
+        "apiVersion": item["apiVersion"],
+        "kind": "Workload",
+        "metadata": {
+            "annotations": item["metadata"]["annotations"],
+            "creationTimestamp": item["metadata"]["creationTimestamp"],
+            "name": item["metadata"]["name"],
+            "namespace": item["metadata"]["namespace"],
+        },
+        "spec": {
+            "podSets": [{
+                "count": 1,
+                "name": "main",
+                "template": {"spec": {"containers": [{
+                    "name": container["name"],
+                    "resources": {"requests": container["resources"]["requests"]},
+                }], "restartPolicy": "Never"}},
+            }],
+            "queueName": "main",
+        },
+    }
 
 
 def workload(index, row):
@@ -171,6 +198,8 @@ def main():
     parser.add_argument("--layout", choices=["list", "documents"], default="list",
                         help="list: one `kind: List` as kubectl prints it; documents: one document per Workload")
     parser.add_argument("--limit", type=int, default=0, help="at most this many Workloads (0: all)")
+    parser.add_argument("--style", choices=["kubectl", "compact"], default="kubectl",
+                        help="kubectl: as exported from a cluster (default); compact: only the fields a person writes")
     args = parser.parse_args()
 
     philly = os.path.join(args.traces, "philly")
@@ -199,7 +228,8 @@ def main():
         for index, row in enumerate(csv.DictReader(fh)):
             if row["cluster"] not in known:
                 continue
-            items.append(workload(index, row))
+            item = workload(index, row)
+            items.append(compact(item) if args.style == "compact" else item)
             if args.limit and len(items) >= args.limit:
                 break
 
