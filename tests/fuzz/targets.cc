@@ -48,6 +48,33 @@ int DocReader(const uint8_t* data, size_t size) {
   auto all = doc::ReadAllFromString(Text(data, size), "fuzz.yaml", options);
   // The two entry points agree on whether the input is valid.
   if (status.ok() != all.ok()) Broken("ReadString and ReadAllFromString disagree", Text(data, size));
+  // Lists read item by item (the scenario loader's way): where both reads
+  // succeed, each document's split items are as many as its top-level
+  // "items" read whole, and all were delivered. (Either may refuse what the
+  // other accepts: an alias across items only when split, alias expansion
+  // summed over all items only when whole.)
+  doc::ReadOptions split = options;
+  split.split_list_items = true;
+  auto pieces = doc::ReadAllFromString(Text(data, size), "fuzz.yaml", split);
+  if (pieces.ok() && all.ok()) {
+    int64_t delivered = 0;
+    int64_t announced = 0;
+    for (const doc::Document& piece : *pieces) {
+      if (piece.list_item() >= 0) {
+        ++delivered;
+        continue;
+      }
+      announced += piece.split_items();
+      if (piece.split_items() == 0) continue;
+      for (const doc::Document& whole : *all) {
+        if (whole.index() != piece.index()) continue;
+        if (static_cast<int64_t>(whole.root().Get("items").size()) != piece.split_items()) {
+          Broken("a split read delivered another number of items than the whole read has", Text(data, size));
+        }
+      }
+    }
+    if (delivered != announced) Broken("a split read announced another number of items", Text(data, size));
+  }
   return 0;
 }
 
