@@ -95,6 +95,33 @@ absl::StatusOr<bool> CsvReader::Next() {
   std::string* field = &NewField();
   size_t bytes = 0;
   while (true) {
+    // Inside a field, the bytes up to the next one that means something
+    // there are copied as one run (the byte-by-byte steps below would keep
+    // them all).
+    if (state == State::kUnquoted || state == State::kQuoted) {
+      const std::string_view buffered = input_->Buffered();
+      size_t run = 0;
+      if (state == State::kUnquoted) {
+        while (run < buffered.size() && buffered[run] != delimiter && buffered[run] != '\n' &&
+               buffered[run] != '\r') {
+          ++run;
+        }
+      } else {
+        while (run < buffered.size() && buffered[run] != '"' && buffered[run] != '\n' && buffered[run] != '\r') {
+          ++run;
+        }
+      }
+      if (run > 0) {
+        bytes += run;
+        if (bytes > options_.max_record_bytes) {
+          return InvalidArgument(fmt::format(
+              "{}:{}: record longer than {} bytes (a quote that is never closed?)", name(), record_line_,
+              options_.max_record_bytes));
+        }
+        field->append(buffered.data(), run);
+        input_->Skip(run);
+      }
+    }
     const int c = input_->Get();
     if (c == kEnd) {
       KUEUESIM_RETURN_IF_ERROR(input_->status());
