@@ -14,6 +14,7 @@
 // "main"; no priority.
 #include <algorithm>
 #include <memory>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -105,7 +106,9 @@ class Philly : public CsvFormat {
       if (amount != 0) pod_set.requests.push_back({name, amount});
     }
     wl.pod_sets.push_back(std::move(pod_set));
-    const std::string reason = ApplyMapping(fmt::format("philly-{}", ln), &wl);
+    std::string fallback_name = "philly-";
+    fallback_name += std::to_string(ln);
+    const std::string reason = ApplyMapping(fallback_name, &wl);
     if (!reason.empty()) return SkipRow(report, ln, reason);
     return true;
   }
