@@ -91,6 +91,35 @@ absl::StatusOr<bool> CsvReader::Next() {
   }
   record_line_ = line_;
   record_offset_ = input_->offset();
+  // Most records are one line without quotes, whole in the buffer: split in
+  // place. Anything else (a quote, no line end in the buffer, a record too
+  // long) is read byte by byte below, from the start of the record.
+  if (delimiter != '"' && delimiter != '\n' && delimiter != '\r') {
+    const std::string_view buffered = input_->Buffered();
+    size_t field_start = 0;
+    size_t n = 0;
+    bool plain = true;
+    for (; n < buffered.size(); ++n) {
+      const char ch = buffered[n];
+      if (ch == '\n' || ch == '\r') break;
+      if (ch == '"') {
+        plain = false;
+        break;
+      }
+      if (ch == delimiter) {
+        NewField().assign(buffered.data() + field_start, n - field_start);
+        field_start = n + 1;
+      }
+    }
+    if (plain && n < buffered.size() && n + 1 <= options_.max_record_bytes) {
+      NewField().assign(buffered.data() + field_start, n - field_start);
+      input_->Skip(n + 1);
+      if (buffered[n] == '\r' && input_->Peek() == '\n') input_->Get();
+      ++line_;
+      return true;
+    }
+    size_ = 0;
+  }
   State state = State::kFieldStart;
   std::string* field = &NewField();
   size_t bytes = 0;

@@ -1,10 +1,11 @@
 // InputBuffer: a file (or an in-memory text) read through a fixed-size
 // buffer, with byte offsets and seeking, so that trace readers never hold a
-// whole large file (one of at most kWholeFileLimit bytes is read once, whole,
-// and then read in place: no buffer, no copy). The buffer is `capacity` bytes (64 KiB by default); after a
-// seek, reads start small (4 KiB) and double up to the capacity, so that
-// random access to short records (the sorted pass of an unsorted trace) does
-// not copy a full buffer per record.
+// whole large file. A regular file of at most kWholeFileLimit bytes is read
+// once, whole, at OpenFile, and then read in place (no buffer, no copy, a
+// seek only moves). Otherwise the buffer is `capacity` bytes (64 KiB by
+// default); after a seek, reads start small (4 KiB) and double up to the
+// capacity, so that random access to short records (the sorted pass of an
+// unsorted trace) does not copy a full buffer per record.
 #ifndef KUEUESIM_TRACE_INPUT_BUFFER_H_
 #define KUEUESIM_TRACE_INPUT_BUFFER_H_
 

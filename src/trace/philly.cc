@@ -90,7 +90,8 @@ class Philly : public CsvFormat {
     if (!wl.duration.has_value()) return SkipRow(report, ln, "bad duration");
     auto gpus = ParseInt(Field(kNumGpus));
     if (!gpus.has_value() || *gpus < 0 || *gpus > 1'000'000) return SkipRow(report, ln, "bad num_gpus");
-    model::PodSet pod_set;
+    // The pod set is built in its place (it is large).
+    model::PodSet& pod_set = wl.pod_sets.emplace_back();
     int64_t per_pod = *gpus;
     if (gpus_per_pod_ > 0 && *gpus > gpus_per_pod_) {
       const int64_t pods = (*gpus + gpus_per_pod_ - 1) / gpus_per_pod_;
@@ -105,7 +106,6 @@ class Philly : public CsvFormat {
                                                    : MulAmount(memory_per_gpu_, per_pod);
       if (amount != 0) pod_set.requests.push_back({name, amount});
     }
-    wl.pod_sets.push_back(std::move(pod_set));
     std::string fallback_name = "philly-";
     fallback_name += std::to_string(ln);
     const std::string reason = ApplyMapping(fallback_name, &wl);
