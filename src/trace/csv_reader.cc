@@ -141,12 +141,16 @@ absl::StatusOr<bool> CsvReader::Next() {
         }
       }
       if (run > 0) {
-        bytes += run;
-        if (bytes > options_.max_record_bytes) {
+        if (bytes + run > options_.max_record_bytes) {
+          // Stopped where the byte-by-byte reading stops: after the first
+          // byte too many (a doubled quote may already have gone past).
+          const size_t allowed = bytes < options_.max_record_bytes ? options_.max_record_bytes - bytes : 0;
+          input_->Skip(allowed + 1);
           return InvalidArgument(fmt::format(
               "{}:{}: record longer than {} bytes (a quote that is never closed?)", name(), record_line_,
               options_.max_record_bytes));
         }
+        bytes += run;
         field->append(buffered.data(), run);
         input_->Skip(run);
       }
