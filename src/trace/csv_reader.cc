@@ -1,6 +1,7 @@
 // Streaming CSV and line readers; see csv_reader.h.
 #include "trace/csv_reader.h"
 
+#include <cstring>
 #include <utility>
 
 #include <fmt/format.h>
@@ -96,29 +97,28 @@ absl::StatusOr<bool> CsvReader::Next() {
   // long) is read byte by byte below, from the start of the record.
   if (delimiter != '"' && delimiter != '\n' && delimiter != '\r') {
     const std::string_view buffered = input_->Buffered();
-    size_t field_start = 0;
-    size_t n = 0;
-    bool plain = true;
-    for (; n < buffered.size(); ++n) {
-      const char ch = buffered[n];
-      if (ch == '\n' || ch == '\r') break;
-      if (ch == '"') {
-        plain = false;
-        break;
+    const char* begin = buffered.data();
+    // The line end: the first LF, or a CR before it.
+    const auto* lf = static_cast<const char*>(std::memchr(begin, '\n', buffered.size()));
+    const char* line_end = lf != nullptr ? lf : begin + buffered.size();
+    const auto* cr = static_cast<const char*>(std::memchr(begin, '\r', static_cast<size_t>(line_end - begin)));
+    if (cr != nullptr) line_end = cr;
+    const size_t n = static_cast<size_t>(line_end - begin);
+    if (n < buffered.size() && n + 1 <= options_.max_record_bytes && std::memchr(begin, '"', n) == nullptr) {
+      const char* field_start = begin;
+      while (true) {
+        const auto* next = static_cast<const char*>(
+            std::memchr(field_start, delimiter, static_cast<size_t>(line_end - field_start)));
+        if (next == nullptr) break;
+        NewField().assign(field_start, static_cast<size_t>(next - field_start));
+        field_start = next + 1;
       }
-      if (ch == delimiter) {
-        NewField().assign(buffered.data() + field_start, n - field_start);
-        field_start = n + 1;
-      }
-    }
-    if (plain && n < buffered.size() && n + 1 <= options_.max_record_bytes) {
-      NewField().assign(buffered.data() + field_start, n - field_start);
+      NewField().assign(field_start, static_cast<size_t>(line_end - field_start));
       input_->Skip(n + 1);
-      if (buffered[n] == '\r' && input_->Peek() == '\n') input_->Get();
+      if (*line_end == '\r' && input_->Peek() == '\n') input_->Get();
       ++line_;
       return true;
     }
-    size_ = 0;
   }
   State state = State::kFieldStart;
   std::string* field = &NewField();
