@@ -339,6 +339,28 @@ absl::StatusOr<SimDuration> ParseDuration(std::string_view text) {
 // (ss = 60) is accepted and counted as the first second of the next minute.
 absl::StatusOr<UnixMicros> ParseRfc3339(std::string_view text) {
   if (text.empty()) return MalformedTimestamp(text, "empty string");
+  // The common form "YYYY-MM-DDThh:mm:ssZ", valid, read directly; anything
+  // else (and any out-of-range field, for its message) by the scanner below.
+  if (text.size() == 20 && text[4] == '-' && text[7] == '-' && text[10] == 'T' && text[13] == ':' &&
+      text[16] == ':' && text[19] == 'Z') {
+    auto number = [&](size_t begin, size_t count, unsigned* out) {
+      unsigned value = 0;
+      for (size_t i = begin; i < begin + count; ++i) {
+        if (!IsDigit(text[i])) return false;
+        value = value * 10 + static_cast<unsigned>(text[i] - '0');
+      }
+      *out = value;
+      return true;
+    };
+    unsigned year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+    if (number(0, 4, &year) && number(5, 2, &month) && number(8, 2, &day) && number(11, 2, &hour) &&
+        number(14, 2, &minute) && number(17, 2, &second) && month >= 1 && month <= 12 && day >= 1 &&
+        day <= DaysInMonth(year, month) && hour <= 23 && minute <= 59 && second <= 60) {
+      const int64_t seconds = DaysFromCivil(year, month, day) * 86400 + static_cast<int64_t>(hour) * 3600 +
+                              static_cast<int64_t>(minute) * 60 + second;
+      return seconds * kSecond;
+    }
+  }
   TimestampScanner scan(text);
   unsigned year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
   if (!scan.Digits(4, &year) || !scan.Literal('-') || !scan.Digits(2, &month) ||

@@ -1,6 +1,7 @@
 // Streaming CSV and line readers; see csv_reader.h.
 #include "trace/csv_reader.h"
 
+#include <cstring>
 #include <utility>
 
 #include <fmt/format.h>
@@ -91,10 +92,69 @@ absl::StatusOr<bool> CsvReader::Next() {
   }
   record_line_ = line_;
   record_offset_ = input_->offset();
+  // Most records are one line without quotes, whole in the buffer: split in
+  // place. Anything else (a quote, no line end in the buffer, a record too
+  // long) is read byte by byte below, from the start of the record.
+  if (delimiter != '"' && delimiter != '\n' && delimiter != '\r') {
+    const std::string_view buffered = input_->Buffered();
+    const char* begin = buffered.data();
+    // The line end: the first LF, or a CR before it.
+    const auto* lf = static_cast<const char*>(std::memchr(begin, '\n', buffered.size()));
+    const char* line_end = lf != nullptr ? lf : begin + buffered.size();
+    const auto* cr = static_cast<const char*>(std::memchr(begin, '\r', static_cast<size_t>(line_end - begin)));
+    if (cr != nullptr) line_end = cr;
+    const size_t n = static_cast<size_t>(line_end - begin);
+    if (n < buffered.size() && n + 1 <= options_.max_record_bytes && std::memchr(begin, '"', n) == nullptr) {
+      const char* field_start = begin;
+      while (true) {
+        const auto* next = static_cast<const char*>(
+            std::memchr(field_start, delimiter, static_cast<size_t>(line_end - field_start)));
+        if (next == nullptr) break;
+        NewField().assign(field_start, static_cast<size_t>(next - field_start));
+        field_start = next + 1;
+      }
+      NewField().assign(field_start, static_cast<size_t>(line_end - field_start));
+      input_->Skip(n + 1);
+      if (*line_end == '\r' && input_->Peek() == '\n') input_->Get();
+      ++line_;
+      return true;
+    }
+  }
   State state = State::kFieldStart;
   std::string* field = &NewField();
   size_t bytes = 0;
   while (true) {
+    // Inside a field, the bytes up to the next one that means something
+    // there are copied as one run (the byte-by-byte steps below would keep
+    // them all).
+    if (state == State::kUnquoted || state == State::kQuoted) {
+      const std::string_view buffered = input_->Buffered();
+      size_t run = 0;
+      if (state == State::kUnquoted) {
+        while (run < buffered.size() && buffered[run] != delimiter && buffered[run] != '\n' &&
+               buffered[run] != '\r') {
+          ++run;
+        }
+      } else {
+        while (run < buffered.size() && buffered[run] != '"' && buffered[run] != '\n' && buffered[run] != '\r') {
+          ++run;
+        }
+      }
+      if (run > 0) {
+        if (bytes + run > options_.max_record_bytes) {
+          // Stopped where the byte-by-byte reading stops: after the first
+          // byte too many (a doubled quote may already have gone past).
+          const size_t allowed = bytes < options_.max_record_bytes ? options_.max_record_bytes - bytes : 0;
+          input_->Skip(allowed + 1);
+          return InvalidArgument(fmt::format(
+              "{}:{}: record longer than {} bytes (a quote that is never closed?)", name(), record_line_,
+              options_.max_record_bytes));
+        }
+        bytes += run;
+        field->append(buffered.data(), run);
+        input_->Skip(run);
+      }
+    }
     const int c = input_->Get();
     if (c == kEnd) {
       KUEUESIM_RETURN_IF_ERROR(input_->status());

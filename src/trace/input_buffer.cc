@@ -49,7 +49,7 @@ absl::StatusOr<std::unique_ptr<InputBuffer>> InputBuffer::OpenFile(const std::st
     }
     text.resize(done);
     ::close(fd);
-    return std::unique_ptr<InputBuffer>(new InputBuffer(path, -1, std::move(text), capacity));
+    return std::unique_ptr<InputBuffer>(new InputBuffer(path, -1, std::move(text), capacity, true));
   }
   return std::unique_ptr<InputBuffer>(new InputBuffer(path, fd, std::string(), capacity));
 }
@@ -59,8 +59,16 @@ std::unique_ptr<InputBuffer> InputBuffer::FromString(std::string text, std::stri
   return std::unique_ptr<InputBuffer>(new InputBuffer(std::move(name), -1, std::move(text), capacity));
 }
 
-InputBuffer::InputBuffer(std::string name, int fd, std::string text, size_t capacity)
-    : name_(std::move(name)), fd_(fd), text_(std::move(text)), buffer_(std::max<size_t>(capacity, 16)) {}
+InputBuffer::InputBuffer(std::string name, int fd, std::string text, size_t capacity, bool whole)
+    : name_(std::move(name)), fd_(fd), text_(std::move(text)), whole_(whole) {
+  if (whole_) {
+    data_ = text_.data();
+    end_ = text_.size();
+  } else {
+    buffer_.resize(std::max<size_t>(capacity, 16));
+    data_ = buffer_.data();
+  }
+}
 
 InputBuffer::~InputBuffer() {
   if (fd_ >= 0) ::close(fd_);
@@ -84,6 +92,10 @@ int64_t InputBuffer::ReadRaw(int64_t offset, char* out, size_t size) {
 }
 
 bool InputBuffer::Refill() {
+  if (whole_) {
+    eof_ = true;
+    return false;
+  }
   if (eof_ || !status_.ok()) return false;
   buffer_start_ += static_cast<int64_t>(end_);
   pos_ = 0;
@@ -101,6 +113,12 @@ bool InputBuffer::Refill() {
 
 absl::Status InputBuffer::Seek(int64_t offset) {
   if (offset < 0) return Internal(fmt::format("{}: seek to negative offset {}", name_, offset));
+  if (whole_) {
+    // The file is in memory: move, up to its end.
+    pos_ = std::min(static_cast<size_t>(offset), end_);
+    eof_ = pos_ >= end_;
+    return status_;
+  }
   // Within the current buffer: just move.
   if (offset >= buffer_start_ && offset <= buffer_start_ + static_cast<int64_t>(end_)) {
     pos_ = static_cast<size_t>(offset - buffer_start_);

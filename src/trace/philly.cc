@@ -12,9 +12,12 @@
 // cpu and memory: options.cpuPerGpu, options.memoryPerGpu (quantities).
 // Default mapping: name "philly-<line>", namespace "vc-<cluster>", queue
 // "main"; no priority.
+#include <algorithm>
 #include <memory>
+#include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -51,6 +54,16 @@ class Philly : public CsvFormat {
       }
       *target = *amount;
     }
+    // The pod's requests in resource-name order, as SetRequests writes them
+    // from a map (a name given twice keeps its first amount).
+    for (const auto& [name, kind] : {std::pair<std::string, PerGpu>{gpu_resource_, PerGpu::kGpu},
+                                     std::pair<std::string, PerGpu>{"cpu", PerGpu::kCpu},
+                                     std::pair<std::string, PerGpu>{"memory", PerGpu::kMemory}}) {
+      bool seen = false;
+      for (const auto& request : requests_) seen = seen || request.first == name;
+      if (!seen) requests_.emplace_back(name, kind);
+    }
+    std::sort(requests_.begin(), requests_.end());
     std::map<std::string, FieldMapping> defaults = {
         {"namespace", FieldOf("cluster", "vc-")}, {"queue", ValueOf("main")}};
     KUEUESIM_RETURN_IF_ERROR(OpenCsv(spec, {"timestamp", "duration", "num_gpus"}, {"gpu_time", "cluster"}, true,
@@ -77,8 +90,8 @@ class Philly : public CsvFormat {
     if (!wl.duration.has_value()) return SkipRow(report, ln, "bad duration");
     auto gpus = ParseInt(Field(kNumGpus));
     if (!gpus.has_value() || *gpus < 0 || *gpus > 1'000'000) return SkipRow(report, ln, "bad num_gpus");
-    model::PodSet pod_set;
-    pod_set.name = "main";
+    // The pod set is built in its place (it is large).
+    model::PodSet& pod_set = wl.pod_sets.emplace_back();
     int64_t per_pod = *gpus;
     if (gpus_per_pod_ > 0 && *gpus > gpus_per_pod_) {
       const int64_t pods = (*gpus + gpus_per_pod_ - 1) / gpus_per_pod_;
@@ -86,18 +99,25 @@ class Philly : public CsvFormat {
       if (per_pod * pods != *gpus) Repair(report, ln, "num_gpus not divisible into equal pods (rounded up)");
       pod_set.count = static_cast<int32_t>(pods);
     }
-    std::map<std::string, Amount> requests = {{gpu_resource_, per_pod},
-                                              {"cpu", MulAmount(cpu_per_gpu_, per_pod)},
-                                              {"memory", MulAmount(memory_per_gpu_, per_pod)}};
-    SetRequests(&pod_set, requests);
-    wl.pod_sets.push_back(std::move(pod_set));
-    const std::string reason = ApplyMapping(fmt::format("philly-{}", ln), &wl);
+    pod_set.requests.reserve(requests_.size());
+    for (const auto& [name, kind] : requests_) {
+      const Amount amount = kind == PerGpu::kGpu   ? per_pod
+                            : kind == PerGpu::kCpu ? MulAmount(cpu_per_gpu_, per_pod)
+                                                   : MulAmount(memory_per_gpu_, per_pod);
+      if (amount != 0) pod_set.requests.push_back({name, amount});
+    }
+    std::string fallback_name = "philly-";
+    fallback_name += std::to_string(ln);
+    const std::string reason = ApplyMapping(fallback_name, &wl);
     if (!reason.empty()) return SkipRow(report, ln, reason);
     return true;
   }
 
  private:
+  enum class PerGpu { kGpu, kCpu, kMemory };
+
   std::string gpu_resource_;
+  std::vector<std::pair<std::string, PerGpu>> requests_;  // sorted by resource name
   int64_t gpus_per_pod_ = 0;
   Amount cpu_per_gpu_ = 0;
   Amount memory_per_gpu_ = 0;

@@ -55,7 +55,10 @@ class TraceSource : public WorkloadSource {
       count_beyond_limit_ = true;
       return absl::OkStatus();
     }
-    // Counting pass.
+    // Counting pass. Once a row comes out of order, it also collects the
+    // index of the sorted pass (time, position of every valid row; the rows
+    // before it are read again, once, for theirs), so that an unsorted trace
+    // is not read a second time for it; a sorted one keeps no index.
     bool sorted = true;
     bool any = false;
     int64_t previous = 0;
@@ -77,9 +80,13 @@ class TraceSource : public WorkloadSource {
         min_time = t;
         origin_ = format_->absolute_time() ? t : 0;
       } else {
-        if (t < previous) sorted = false;
+        if (t < previous && sorted) {
+          sorted = false;
+          KUEUESIM_RETURN_IF_ERROR(IndexRowsBefore(pos));
+        }
         min_time = std::min(min_time, t);
       }
+      if (!sorted) index_.push_back({t, pos.offset, pos.line});
       previous = t;
       // Valid while the input is sorted (the origin is then the first time).
       if (sorted && InWindow(t)) {
@@ -94,13 +101,9 @@ class TraceSource : public WorkloadSource {
     } else {
       mode_ = Mode::kIndex;
       origin_ = format_->absolute_time() ? min_time : 0;
-      KUEUESIM_RETURN_IF_ERROR(format_->Rewind());
-      while (true) {
-        KUEUESIM_ASSIGN_OR_RETURN(bool more, format_->Next(nullptr, &pos, &record));
-        if (!more) break;
-        if (!record.has_value() || !InWindow(record->time)) continue;
-        index_.push_back({record->time, pos.offset, pos.line});
-      }
+      index_.erase(std::remove_if(index_.begin(), index_.end(),
+                                  [&](const IndexEntry& entry) { return !InWindow(entry.time); }),
+                   index_.end());
       std::stable_sort(index_.begin(), index_.end(),
                        [](const IndexEntry& a, const IndexEntry& b) { return a.time < b.time; });
       in_window = static_cast<int64_t>(index_.size());
@@ -190,6 +193,24 @@ class TraceSource : public WorkloadSource {
     int64_t offset;
     int64_t line;
   };
+
+  // The counting pass's first row out of order is at `current`: reads the
+  // valid rows from the first one up to it again (reporting nothing) into
+  // index_; the reader is then where it was, after that row.
+  absl::Status IndexRowsBefore(const RecordPos& current) {
+    KUEUESIM_RETURN_IF_ERROR(format_->Rewind());
+    RecordPos pos;
+    std::optional<ParsedRecord> record;
+    while (true) {
+      KUEUESIM_ASSIGN_OR_RETURN(bool more, format_->Next(nullptr, &pos, &record));
+      if (!more || pos.offset > current.offset) {
+        return Internal(fmt::format("line {} reads differently the second time (did the file change?)",
+                                    current.line));
+      }
+      if (pos.offset == current.offset) return absl::OkStatus();
+      if (record.has_value()) index_.push_back({record->time, pos.offset, pos.line});
+    }
+  }
 
   bool InWindow(int64_t t) const {
     const int64_t relative = t - origin_;
@@ -534,6 +555,12 @@ std::optional<double> ParseNumber(std::string_view text) {
       return std::nullopt;
     }
   }
+  // std::from_chars reads the same numbers as strtod, rounded the same
+  // (correctly), without the locale; what it refuses (a leading '+', an
+  // underflow) goes to strtod.
+  double fast = 0;
+  const auto [fast_end, fast_error] = std::from_chars(text.data(), text.data() + text.size(), fast);
+  if (fast_error == std::errc() && fast_end == text.data() + text.size() && std::isfinite(fast)) return fast;
   char* end = nullptr;
   const double value = std::strtod(buffer, &end);
   if (end != buffer + text.size() || !std::isfinite(value)) return std::nullopt;
@@ -548,14 +575,24 @@ std::optional<int64_t> SecondsToMicros(double seconds) {
 std::optional<int64_t> ParseDateTime(std::string_view text) {
   // "YYYY-MM-DD HH:MM:SS[.f]" -> RFC 3339 with a Z.
   if (text.size() >= 19 && text[10] == ' ') {
-    std::string rfc(text);
-    rfc[10] = 'T';
-    const char last = rfc.back();
-    if (last != 'Z' && last != 'z' && rfc.find_first_of("+", 19) == std::string::npos &&
-        rfc.find('-', 19) == std::string::npos) {
-      rfc += 'Z';
+    // Rewritten on the stack (no allocation) when short, as almost all are.
+    char stack[64];
+    std::string heap;
+    char* rfc = stack;
+    if (text.size() + 1 > sizeof(stack)) {
+      heap.resize(text.size() + 1);
+      rfc = heap.data();
     }
-    auto parsed = ParseRfc3339(rfc);
+    text.copy(rfc, text.size());
+    size_t size = text.size();
+    rfc[10] = 'T';
+    const std::string_view rest = text.substr(19);
+    const char last = text.back();
+    if (last != 'Z' && last != 'z' && rest.find('+') == std::string_view::npos &&
+        rest.find('-') == std::string_view::npos) {
+      rfc[size++] = 'Z';
+    }
+    auto parsed = ParseRfc3339(std::string_view(rfc, size));
     if (!parsed.ok()) return std::nullopt;
     return *parsed;
   }

@@ -13,12 +13,14 @@
 // Passes over the input (see docs/traces.md, "Memory"):
 //   1. Counting pass: every record is read and parsed once; skipped and
 //      repaired rows are counted in the report, and the pass notes whether
-//      the valid records are in non-decreasing arrival order. Nothing is
-//      kept but a few counters.
+//      the valid records are in non-decreasing arrival order. While they
+//      are, nothing is kept but a few counters; from the first record out
+//      of order on, the pass also builds the index of unsorted input: for
+//      each valid record its arrival, byte offset and line (24 bytes; the
+//      records before that one are read again, once, for theirs).
 //   2. Sorted input: the workloads are then read again, streaming, one at a
-//      time. Unsorted input: an index pass keeps, for each valid record in
-//      the window, its arrival, byte offset and line (24 bytes), sorts the
-//      index (ties keep file order), and the workloads are read back by
+//      time. Unsorted input: the index keeps the records in the window, is
+//      sorted (ties keep file order), and the workloads are read back by
 //      seeking to each record in turn.
 // Option `sorted: "true"` skips the counting pass: the file is streamed
 // once, and a record earlier than its predecessor is moved to the
@@ -153,7 +155,7 @@ std::string TraceContext(const TraceSpec& spec);
 absl::Status TraceError(const TraceSpec& spec, const absl::Status& status);
 
 // The WorkloadSource that delivers `format`'s workloads. Runs the counting
-// (and, for unsorted input, the index) pass before returning.
+// pass (which indexes unsorted input) before returning.
 absl::StatusOr<std::unique_ptr<WorkloadSource>> MakeSource(const TraceSpec& spec,
                                                            std::unique_ptr<RecordFormat> format);
 
