@@ -450,7 +450,8 @@ std::string FormatServing(const ClusterSummary& cluster) {
   };
   if (many) row(total);
   for (const ServingFigures* s : shown) row(*s);
-  std::string out = "\n" + FormatTextColumns(rows, 1, "  ");
+  std::string out = "\n";  // appended apart: GCC 12 at -O3 warns (wrongly, -Wrestrict) on "\n" + string
+  out += FormatTextColumns(rows, 1, "  ");
   if (many) {
     out += fmt::format("  (the {} least available of {}; below desired of the total: the longest; all in the JSON "
                        "summary)\n",
@@ -490,7 +491,8 @@ std::string FormatRollouts(const ClusterSummary& cluster) {
                                      : Hours(r.idle_surge_quota_seconds, resource) + " " + resource + "-h",
                     fmt::format("{}", r.preemptions)});
   }
-  std::string out = "\n" + FormatTextColumns(rows, 1, "  ");
+  std::string out = "\n";  // appended apart: GCC 12 at -O3 warns (wrongly, -Wrestrict) on "\n" + string
+  out += FormatTextColumns(rows, 1, "  ");
   return out;
 }
 

@@ -623,7 +623,8 @@ std::string FormatSummary(const Summary& summary) {
                              fmt::format("{:.1f}%", r.borrowed_share * 100)});
       }
     }
-    out += "\n" + FormatTextColumns(resources, 3, "  ");
+    out += '\n';  // appended apart: GCC 12 at -O3 warns (wrongly, -Wrestrict) on "\n" + string
+    out += FormatTextColumns(resources, 3, "  ");
     if (rounded) out += "  (cpu in cores, bytes in Ki..Ei; rounded to 4 significant digits: the JSON summary is exact)\n";
     for (const auto& lws : cluster.leader_worker_sets) {
       out += fmt::format("\n  LeaderWorkerSet {} ({} groups of {} pods)\n", lws.name, lws.replicas, lws.size);
