@@ -180,6 +180,8 @@ class Builder {
 
   void StartDocument();
   absl::Status EndDocument();
+  // A fresh, empty arena (doc_) for the current document, with a new id.
+  void StartArena();
   // List items read one by one (ReadOptions::split_list_items): whether the
   // sequence about to open is the document's top-level "items"; a fresh
   // arena for the next item; the item just completed, handed over.
@@ -335,15 +337,7 @@ absl::Status Builder::ParserError(const yaml_parser_t& parser, const FileInput* 
 
 void Builder::StartDocument() {
   ++document_index_;
-  doc_ = Document();
-  // Streams of similar documents (kubectl output) need one allocation per
-  // arena vector when sized like the previous document.
-  doc_.nodes().reserve(std::min(size_hint_.nodes, kMaxReserve));
-  doc_.children().reserve(std::min(size_hint_.children, kMaxReserve));
-  doc_.text_pool().reserve(std::min(size_hint_.text, 8 * kMaxReserve));
-  doc_.set_file(file_);
-  doc_.set_index(document_index_);
-  ++arena_;
+  StartArena();
   document_is_empty_ = false;
   in_items_ = false;
   items_delivered_ = 0;
@@ -360,15 +354,21 @@ bool Builder::IsTopLevelItems(bool mapping) {
   return Text(pending_.back()) == "items";
 }
 
-void Builder::StartItemArena() {
+void Builder::StartArena() {
   doc_ = Document();
+  // Streams of similar documents (kubectl output) need one allocation per
+  // arena vector when sized like the previous document.
   doc_.nodes().reserve(std::min(size_hint_.nodes, kMaxReserve));
   doc_.children().reserve(std::min(size_hint_.children, kMaxReserve));
   doc_.text_pool().reserve(std::min(size_hint_.text, 8 * kMaxReserve));
   doc_.set_file(file_);
   doc_.set_index(document_index_);
-  doc_.set_list_item(items_delivered_);
   ++arena_;
+}
+
+void Builder::StartItemArena() {
+  StartArena();
+  doc_.set_list_item(items_delivered_);
 }
 
 absl::Status Builder::DeliverItem(uint32_t root) {

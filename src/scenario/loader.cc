@@ -124,8 +124,7 @@ class Loader {
     if (!root.IsMapping()) return top.Error("a manifest must be a mapping with apiVersion and kind");
     KUEUESIM_ASSIGN_OR_RETURN(std::string api_version, top.Field("apiVersion").String());
     KUEUESIM_ASSIGN_OR_RETURN(std::string kind, top.Field("kind").String());
-    if (kind == "List" || (kind.size() > 4 && kind.substr(kind.size() - 4) == "List" &&
-                           top.Field("items").node().IsSequence())) {
+    if (kind == "List" || (IsListKind(kind) && top.Field("items").node().IsSequence())) {
       if (in_list) return top.Error("a List inside a List is not supported");
       FieldReader items = top.Field("items");
       KUEUESIM_RETURN_IF_ERROR(items.ExpectSequence());
