@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -91,6 +92,82 @@ std::string WorkloadsYaml(int n) {
   return text;
 }
 
+enum class Format { kYaml, kJson };
+
+void AppendJsonString(std::string_view text, std::string& out) {
+  out.push_back('"');
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(c);
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(c));
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.push_back('"');
+}
+
+bool IsJsonLiteral(std::string_view text) {
+  if (text == "true" || text == "false" || text == "null") return true;
+  if (text.empty()) return false;
+  for (const char c : text) {
+    if ((c < '0' || c > '9') && c != '-') return false;
+  }
+  return true;
+}
+
+// Writes a node as `kubectl -o json` does: four-space indents, one entry per
+// line, quoted strings; a plain scalar that is a JSON literal stays bare.
+void AppendJson(const doc::Node& node, int depth, std::string& out) {
+  const std::string indent(static_cast<size_t>(depth + 1) * 4, ' ');
+  const std::string closing(static_cast<size_t>(depth) * 4, ' ');
+  if (node.IsScalar()) {
+    if (node.style() == doc::ScalarStyle::kPlain && IsJsonLiteral(node.scalar())) {
+      out += node.scalar();
+    } else {
+      AppendJsonString(node.scalar(), out);
+    }
+  } else if (node.size() == 0) {
+    out += node.IsMapping() ? "{}" : "[]";
+  } else if (node.IsMapping()) {
+    out += "{\n";
+    for (size_t i = 0; i < node.size(); ++i) {
+      out += indent;
+      AppendJsonString(node.key(i), out);
+      out += ": ";
+      AppendJson(node.value(i), depth + 1, out);
+      out += i + 1 < node.size() ? ",\n" : "\n";
+    }
+    out += closing + "}";
+  } else {
+    out += "[\n";
+    for (size_t i = 0; i < node.size(); ++i) {
+      out += indent;
+      AppendJson(node.at(i), depth + 1, out);
+      out += i + 1 < node.size() ? ",\n" : "\n";
+    }
+    out += closing + "]";
+  }
+}
+
+void Check(const absl::Status& status);
+
+// The export of n Workloads in `format`; the JSON is the YAML List rewritten.
+std::string Workloads(Format format, int n) {
+  std::string yaml = WorkloadsYaml(n);
+  if (format == Format::kYaml) return yaml;
+  auto documents = doc::ReadAllFromString(yaml, "workloads.yaml");
+  Check(documents.status());
+  std::string json;
+  AppendJson((*documents)[0].root(), 0, json);
+  json += "\n";
+  return json;
+}
+
+std::string FileName(Format format) { return format == Format::kYaml ? "workloads.yaml" : "workloads.json"; }
+
 void Check(const absl::Status& status) {
   if (!status.ok()) {
     std::fprintf(stderr, "manifest benchmark: %s\n", StatusMessage(status).c_str());
@@ -98,14 +175,14 @@ void Check(const absl::Status& status) {
   }
 }
 
-void BM_ReadDocuments(benchmark::State& state) {
-  const std::string text = WorkloadsYaml(static_cast<int>(state.range(0)));
+void BM_ReadDocuments(benchmark::State& state, Format format) {
+  const std::string text = Workloads(format, static_cast<int>(state.range(0)));
   doc::ReadOptions options;
   options.split_list_items = true;
   int64_t documents = 0;
   for (auto _ : state) {
     Check(doc::ReadString(
-        text, "workloads.yaml",
+        text, FileName(format),
         [&documents](doc::Document&& document) {
           benchmark::DoNotOptimize(document.root());
           ++documents;
@@ -116,26 +193,28 @@ void BM_ReadDocuments(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(text.size()) * state.iterations());
   state.counters["documents"] = static_cast<double>(documents) / static_cast<double>(state.iterations());
 }
-BENCHMARK(BM_ReadDocuments)->Arg(10000)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ReadDocuments, yaml, Format::kYaml)->Arg(10000)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ReadDocuments, json, Format::kJson)->Arg(10000)->Unit(benchmark::kMillisecond);
 
-void BM_LoadScenario(benchmark::State& state) {
+void BM_LoadScenario(benchmark::State& state, Format format) {
   const std::string cluster = ClusterYaml();
-  const std::string workloads = WorkloadsYaml(static_cast<int>(state.range(0)));
+  const std::string workloads = Workloads(format, static_cast<int>(state.range(0)));
   for (auto _ : state) {
-    auto scenario = scenario::LoadScenarioStrings({{"cluster.yaml", cluster}, {"workloads.yaml", workloads}});
+    auto scenario = scenario::LoadScenarioStrings({{"cluster.yaml", cluster}, {FileName(format), workloads}});
     Check(scenario.status());
     benchmark::DoNotOptimize(scenario->clusters.size());
   }
   state.SetBytesProcessed(static_cast<int64_t>(workloads.size()) * state.iterations());
 }
-BENCHMARK(BM_LoadScenario)->Arg(10000)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_LoadScenario, yaml, Format::kYaml)->Arg(10000)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_LoadScenario, json, Format::kJson)->Arg(10000)->Unit(benchmark::kMillisecond);
 
-void BM_LoadAndCreate(benchmark::State& state) {
+void BM_LoadAndCreate(benchmark::State& state, Format format) {
   const std::string cluster = ClusterYaml();
-  const std::string workloads = WorkloadsYaml(static_cast<int>(state.range(0)));
+  const std::string workloads = Workloads(format, static_cast<int>(state.range(0)));
   const policy::PolicyRegistry registry = policy::PolicyRegistry::WithBuiltins();
   for (auto _ : state) {
-    auto scenario = scenario::LoadScenarioStrings({{"cluster.yaml", cluster}, {"workloads.yaml", workloads}});
+    auto scenario = scenario::LoadScenarioStrings({{"cluster.yaml", cluster}, {FileName(format), workloads}});
     Check(scenario.status());
     auto simulation = sim::Simulation::Create(*std::move(scenario), registry);
     Check(simulation.status());
@@ -143,7 +222,8 @@ void BM_LoadAndCreate(benchmark::State& state) {
   }
   state.SetBytesProcessed(static_cast<int64_t>(workloads.size()) * state.iterations());
 }
-BENCHMARK(BM_LoadAndCreate)->Arg(10000)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_LoadAndCreate, yaml, Format::kYaml)->Arg(10000)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_LoadAndCreate, json, Format::kJson)->Arg(10000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace kueuesim::bench

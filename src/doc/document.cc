@@ -7,11 +7,54 @@
 // probing an unexpected shape gets "absent" instead of undefined behavior.
 #include "kueuesim/doc/document.h"
 
+#include <cstdio>
 #include <string>
 #include <string_view>
 
 namespace kueuesim::doc {
 namespace {
+
+// Appends text with every byte outside printable ASCII (and the quote and
+// backslash) escaped as \xNN, between quotes.
+void AppendQuoted(std::string_view text, std::string& out) {
+  out.push_back('"');
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte >= 0x7F || c == '"' || c == '\\') {
+      char escaped[8];
+      std::snprintf(escaped, sizeof(escaped), "\\x%02X", byte);
+      out.append(escaped);
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.push_back('"');
+}
+
+void Describe(const Node& node, int depth, std::string& out) {
+  out.append(static_cast<size_t>(depth) * 2, ' ');
+  const Position position = node.position();
+  out.append(std::to_string(position.line)).append(":").append(std::to_string(position.column));
+  if (!node.tag().empty()) out.append(" tag=").append(node.tag());
+  switch (node.kind()) {
+    case NodeKind::kScalar:
+      out.append(node.style() == ScalarStyle::kPlain ? " plain " : " quoted ");
+      AppendQuoted(node.scalar(), out);
+      out.push_back('\n');
+      return;
+    case NodeKind::kSequence:
+      out.append(" sequence\n");
+      for (size_t i = 0; i < node.size(); ++i) Describe(node.at(i), depth + 1, out);
+      return;
+    case NodeKind::kMapping:
+      out.append(" mapping\n");
+      for (size_t i = 0; i < node.size(); ++i) {
+        Describe(node.key_node(i), depth + 1, out);
+        Describe(node.value(i), depth + 2, out);
+      }
+      return;
+  }
+}
 
 const std::string& EmptyString() {
   static const std::string* const kEmpty = new std::string();
@@ -115,6 +158,13 @@ Node Node::Get(std::string_view key) const {
 Node Document::root() const {
   if (!has_root_) return Node();
   return Node(this, root_);
+}
+
+std::string Document::DebugString() const {
+  std::string out = "document " + std::to_string(index_) + " item " + std::to_string(list_item_) +
+                    " split " + std::to_string(split_items_) + "\n";
+  if (const Node node = root()) Describe(node, 1, out);
+  return out;
 }
 
 }  // namespace kueuesim::doc

@@ -27,7 +27,9 @@
 // ../shared/design/decisions.md, "Input speed").
 #include "kueuesim/doc/reader.h"
 
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #include <algorithm>
@@ -48,6 +50,7 @@
 #include "absl/status/statusor.h"
 #include "fmt/format.h"
 #include "kueuesim/base/status.h"
+#include "json_fast_path.h"
 #include "kueuesim/doc/document.h"
 
 namespace kueuesim::doc {
@@ -658,6 +661,96 @@ absl::Status Read(yaml_parser_t* parser, const std::string& display_name,
   return builder.Run(parser, file_input);
 }
 
+absl::Status ReadWithLibyaml(std::string_view text, const std::string& display_name,
+                             const DocumentCallback& callback, const ReadOptions& options) {
+  Parser parser;
+  if (!parser.initialized()) return ResourceExhausted("cannot initialize the YAML parser");
+  yaml_parser_set_input_string(parser.get(), reinterpret_cast<const unsigned char*>(text.data()),
+                               text.size());
+  return Read(parser.get(), display_name, callback, options, nullptr);
+}
+
+// A JSON text (`text` followed by internal::kJsonPadding readable bytes):
+// simdjson first; where it falls back, libyaml reads the text again and the
+// documents the fast path already delivered are not delivered twice.
+absl::Status ReadJson(std::string_view text, const std::string& display_name,
+                      const DocumentCallback& callback, const ReadOptions& options,
+                      const internal::ConsumedCallback& consumed = nullptr) {
+  const internal::FastJsonResult fast = internal::ReadJsonFast(
+      text, std::make_shared<const std::string>(display_name), callback, options, consumed);
+  if (!fast.fell_back) return fast.status;
+  int64_t to_skip = fast.delivered;
+  const DocumentCallback skip_delivered = [&to_skip, &callback](Document&& document) {
+    if (to_skip > 0) {
+      --to_skip;
+      return absl::OkStatus();
+    }
+    return callback(std::move(document));
+  };
+  return ReadWithLibyaml(text, display_name, to_skip > 0 ? skip_delivered : callback, options);
+}
+
+// Text followed by internal::kJsonPadding zero bytes, as the JSON fast path
+// needs it.
+class PaddedText {
+ public:
+  explicit PaddedText(size_t size)
+      : data_(new char[size + internal::kJsonPadding]()), size_(size) {}
+  char* data() { return data_.get(); }
+  std::string_view view() const { return std::string_view(data_.get(), size_); }
+
+ private:
+  std::unique_ptr<char[]> data_;
+  size_t size_;
+};
+
+// A regular file mapped read-only and followed by internal::kJsonPadding zero
+// bytes: the file's pages over an anonymous zero mapping one page longer, so
+// the padding never reaches past the file into pages that do not exist. No
+// copy and no zeroing of the text; pages already read can be dropped from
+// the process (they stay in the page cache). The file must not shrink while
+// it is read.
+class MappedFile {
+ public:
+  static std::unique_ptr<MappedFile> Map(int fd) {
+    struct stat info;
+    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || info.st_size <= 0) return nullptr;
+    const auto size = static_cast<size_t>(info.st_size);
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    const size_t file_length = (size + page - 1) / page * page;
+    const size_t total = (size + internal::kJsonPadding + page - 1) / page * page;
+    void* base = mmap(nullptr, total, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) return nullptr;
+    auto mapped = std::unique_ptr<MappedFile>(new MappedFile(static_cast<char*>(base), size, total, page));
+    if (mmap(base, file_length, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED) return nullptr;
+    madvise(base, file_length, MADV_SEQUENTIAL | MADV_WILLNEED);
+    return mapped;
+  }
+  ~MappedFile() { munmap(base_, mapped_); }
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  std::string_view view() const { return std::string_view(base_, size_); }
+  // The first `bytes` are read: their whole pages leave the process.
+  void Release(size_t bytes) {
+    const size_t end = bytes / page_ * page_;
+    if (end > released_) {
+      madvise(base_ + released_, end - released_, MADV_DONTNEED);
+      released_ = end;
+    }
+  }
+
+ private:
+  MappedFile(char* base, size_t size, size_t mapped, size_t page)
+      : base_(base), size_(size), mapped_(mapped), page_(page) {}
+
+  char* const base_;
+  const size_t size_;
+  const size_t mapped_;
+  const size_t page_;
+  size_t released_ = 0;
+};
+
 }  // namespace
 
 absl::Status ReadFile(const std::string& path, const DocumentCallback& callback,
@@ -673,6 +766,19 @@ absl::Status ReadFile(const std::string& path, const DocumentCallback& callback,
   if (fstat(fileno(file.get()), &info) == 0 && S_ISDIR(info.st_mode)) {
     return NotFound(fmt::format("cannot open {}: {}", path, std::strerror(EISDIR)));
   }
+  // A JSON file (kubectl -o json) is read whole for the fast path; anything
+  // else streams through libyaml.
+  char start[256];
+  const size_t peeked = std::fread(start, 1, sizeof(start), file.get());
+  if (options.json_fast_path && internal::StartsLikeJson(std::string_view(start, peeked))) {
+    if (const auto mapped = MappedFile::Map(fileno(file.get()))) {
+      return ReadJson(mapped->view(), path, callback, options,
+                      [&mapped](size_t consumed) { mapped->Release(consumed); });
+    }
+  }
+  if (std::fseek(file.get(), 0, SEEK_SET) != 0) {
+    return InvalidArgument(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
+  }
   Parser parser;
   if (!parser.initialized()) return ResourceExhausted("cannot initialize the YAML parser");
   FileInput input;
@@ -683,11 +789,12 @@ absl::Status ReadFile(const std::string& path, const DocumentCallback& callback,
 
 absl::Status ReadString(std::string_view text, const std::string& display_name,
                         const DocumentCallback& callback, const ReadOptions& options) {
-  Parser parser;
-  if (!parser.initialized()) return ResourceExhausted("cannot initialize the YAML parser");
-  yaml_parser_set_input_string(parser.get(), reinterpret_cast<const unsigned char*>(text.data()),
-                               text.size());
-  return Read(parser.get(), display_name, callback, options, nullptr);
+  if (options.json_fast_path && internal::StartsLikeJson(text)) {
+    PaddedText padded(text.size());
+    std::memcpy(padded.data(), text.data(), text.size());
+    return ReadJson(padded.view(), display_name, callback, options);
+  }
+  return ReadWithLibyaml(text, display_name, callback, options);
 }
 
 absl::StatusOr<std::vector<Document>> ReadAllFromFile(const std::string& path,

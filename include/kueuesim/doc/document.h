@@ -130,6 +130,12 @@ class Document {
   int64_t list_item() const { return list_item_; }
   int64_t split_items() const { return split_items_; }
 
+  // Everything a reader of this document can observe (its index and List
+  // position, and every node's kind, style, tag, text and position), one
+  // node per line. Two documents read the same iff these are equal; for
+  // tests and debugging.
+  std::string DebugString() const;
+
   // Construction (used by the reader).
   void set_file(std::shared_ptr<const std::string> file) { file_ = std::move(file); }
   void set_index(int index) { index_ = index; }

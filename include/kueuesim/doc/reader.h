@@ -43,6 +43,12 @@ struct ReadOptions {
   // the enclosing document into an item) is refused with an error, since the
   // item is no longer in memory. Default: off (every document whole).
   bool split_list_items = false;
+  // Read a stream that starts with "{" or "[" (what `kubectl -o json`
+  // prints) with simdjson first, falling back to libyaml, which reads every
+  // other stream, for anything that is not plain JSON; the Documents and
+  // every error message are the same either way (src/doc/json_fast_path.h).
+  // Off only to compare the two paths. Default: on.
+  bool json_fast_path = true;
 };
 
 // Called once per document, in stream order. Returning a non-OK status stops
