@@ -305,8 +305,12 @@ class JsonBuilder {
     if (json.get_value().get(root) != simdjson::SUCCESS) return false;
     StartArena();
     uint32_t root_node = 0;
+    last_end_ = text_.data();
+    const std::string_view root_token = root.raw_json_token();
+    if (root_token.empty() || !GapIs(root_token.data(), 0)) return false;
     if (!ParseValue(root, 1, /*top_level_mapping=*/true, &root_node)) return false;
     // Anything after the JSON text (a second document, YAML) is libyaml's.
+    if (!GapIs(text_.data() + text_.size(), 0)) return false;
     const char* after = nullptr;
     if (json.current_location().get(after) == simdjson::SUCCESS) return false;
     if (doc_.nodes().size() > max_expanded_) return false;
@@ -375,11 +379,13 @@ class JsonBuilder {
       case '"': {
         const std::string_view string = TrimTrailingWhitespace(token);
         if (string.size() < 2 || string.back() != '"') return false;
+        last_end_ = string.data() + string.size();
         return StringNode(at, string.data() + string.size() - 1, index);
       }
       default: {
         const std::string_view atom = TrimTrailingWhitespace(token);
         if (atom != "true" && atom != "false" && atom != "null" && !IsJsonNumber(atom)) return false;
+        last_end_ = atom.data() + atom.size();
         return ScalarNode(ScalarStyle::kPlain, at,
                           [&](std::string& pool) {
                             pool.append(atom);
@@ -396,20 +402,24 @@ class JsonBuilder {
     if (!NewNode(NodeKind::kMapping, ScalarStyle::kPlain, at, &node)) return false;
     ondemand::object object;
     if (value.get_object().get(object) != simdjson::SUCCESS) return false;
+    last_end_ = at + 1;
     const size_t pending_start = pending_.size();
     for (auto field_result : object) {
       ondemand::field field;
       if (std::move(field_result).get(field) != simdjson::SUCCESS) return false;
       const char* key_body = reinterpret_cast<const char*>(field.key().raw());
+      if (!GapIs(key_body - 1, pending_.size() == pending_start ? 0 : ',') || key_body[-1] != '"') return false;
       const char* key_end = FindClosingQuote(key_body, text_.data() + text_.size());
       if (key_end == nullptr) return false;
       if (!IsSimpleKey(key_body - 1, key_end)) return false;
       uint32_t key = 0;
       if (!StringNode(key_body - 1, key_end, &key)) return false;
+      last_end_ = key_end + 1;
       pending_.push_back(key);
       ondemand::value child_value = field.value();
       uint32_t child = 0;
       const std::string_view child_token = child_value.raw_json_token();
+      if (child_token.empty() || !GapIs(child_token.data(), ':')) return false;
       const bool items = top_level_mapping && split_list_items_ && !in_items_ && !child_token.empty() &&
                          child_token.front() == '[' && Text(key) == "items";
       if (items ? !ParseArray(child_value, child_token.data(), depth + 1, /*split=*/true, &child)
@@ -418,7 +428,7 @@ class JsonBuilder {
       }
       pending_.push_back(child);
     }
-    if (HasDuplicateKey(pending_start)) return false;
+    if (!Close('}') || HasDuplicateKey(pending_start)) return false;
     return FinishCollection(node, pending_start, index);
   }
 
@@ -428,7 +438,9 @@ class JsonBuilder {
     if (!NewNode(NodeKind::kSequence, ScalarStyle::kPlain, at, &node)) return false;
     ondemand::array array;
     if (value.get_array().get(array) != simdjson::SUCCESS) return false;
+    last_end_ = at + 1;
     const size_t pending_start = pending_.size();
+    bool first = true;
     if (split) {
       // Each item in an arena of its own; the List keeps an empty sequence.
       in_items_ = true;
@@ -438,6 +450,7 @@ class JsonBuilder {
       for (auto element_result : array) {
         ondemand::value element;
         if (std::move(element_result).get(element) != simdjson::SUCCESS) return false;
+        if (!ElementStarts(element, &first)) return false;
         uint32_t item_root = 0;
         if (!ParseValue(element, depth + 1, /*top_level_mapping=*/false, &item_root)) return false;
         if (doc_.nodes().size() > max_expanded_) return false;
@@ -455,12 +468,47 @@ class JsonBuilder {
       for (auto element_result : array) {
         ondemand::value element;
         if (std::move(element_result).get(element) != simdjson::SUCCESS) return false;
+        if (!ElementStarts(element, &first)) return false;
         uint32_t child = 0;
         if (!ParseValue(element, depth + 1, /*top_level_mapping=*/false, &child)) return false;
         pending_.push_back(child);
       }
     }
+    if (!Close(']')) return false;
     return FinishCollection(node, pending_start, index);
+  }
+
+  // The syntax between tokens, checked here on the text rather than trusted
+  // to On-Demand, which does not validate all of it: between the end of the
+  // last token read (last_end_) and `next`, JSON whitespace around exactly
+  // one `separator`, or only whitespace when it is 0.
+  bool GapIs(const char* next, char separator) {
+    if (next < last_end_) return false;
+    bool seen = separator == 0;
+    for (const char* p = last_end_; p < next; ++p) {
+      if (IsJsonWhitespace(*p)) continue;
+      if (*p != separator || seen) return false;
+      seen = true;
+    }
+    return seen;
+  }
+
+  // An array element starts after "[" or after a ",".
+  bool ElementStarts(ondemand::value& element, bool* first) {
+    const std::string_view token = element.raw_json_token();
+    const bool ok = !token.empty() && GapIs(token.data(), *first ? 0 : ',');
+    *first = false;
+    return ok;
+  }
+
+  // After a collection's last entry: whitespace, then its `closing` bracket.
+  bool Close(char closing) {
+    const char* p = last_end_;
+    const char* const end = text_.data() + text_.size();
+    while (p < end && IsJsonWhitespace(*p)) ++p;
+    if (p == end || *p != closing) return false;
+    last_end_ = p + 1;
+    return true;
   }
 
   bool FinishCollection(uint32_t node, size_t pending_start, uint32_t* index) {
@@ -518,6 +566,7 @@ class JsonBuilder {
   SizeHint size_hint_;
   std::vector<uint32_t> pending_;
   std::vector<std::string_view> sorted_keys_;
+  const char* last_end_ = nullptr;  // just after the last token read
   bool in_items_ = false;
   int64_t items_delivered_ = 0;
   int64_t delivered_ = 0;

@@ -182,6 +182,14 @@ TEST(JsonFastPathTest, FallsBackOnWhatIsNotPlainJson) {
       "[1, 2",                               // truncated
       "{\"a\": !!str 1}",                    // a tag
       "{\"a\": &x 1, \"b\": *x}",            // an anchor and an alias
+      // Syntax On-Demand alone lets through (found by fuzzing):
+      "{\"a\": -1    \"b\": {\"c\": 1}}",        // a missing comma between entries
+      "{\"s\": {\n ( \"n\": -1, \"m\": 2}}",     // a stray character before a key
+      "[1 2]",                               // a missing comma between elements
+      "{\"a\" 1}",                            // a missing colon
+      "{\"a\":: 1}",                          // two colons
+      "[1,, 2]",                             // two commas
+      "{\"a\": 1} x",                         // a word after the text
   };
   for (const std::string& input : inputs) {
     const FastRead fast = ReadFast(input);
