@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -267,6 +268,18 @@ class PositionCursor {
   const bool has_carriage_return_;
 };
 
+// Sets a flag for its lifetime.
+class BusyFlag {
+ public:
+  explicit BusyFlag(bool* flag) : flag_(flag) { *flag_ = true; }
+  ~BusyFlag() { *flag_ = false; }
+  BusyFlag(const BusyFlag&) = delete;
+  BusyFlag& operator=(const BusyFlag&) = delete;
+
+ private:
+  bool* flag_;
+};
+
 // Builds the documents; every method returning bool returns false to fall
 // back (and, when a callback failed, has set callback_status_).
 class JsonBuilder {
@@ -296,9 +309,23 @@ class JsonBuilder {
  private:
   bool Parse() {
     if (HasUnicodeLineBreak(text_)) return false;
-    ondemand::parser parser(text_.size());
+    // Small texts (JSON Lines rows, one after another) reuse the thread's
+    // parser and its buffers; a large one, or one read from a callback
+    // while the thread's parser is busy, gets its own, freed after it.
+    constexpr size_t kReusedParserLimit = size_t{1} << 20;
+    thread_local ondemand::parser reused_parser(kReusedParserLimit);
+    thread_local bool reused_parser_busy = false;
+    std::optional<ondemand::parser> own_parser;
+    ondemand::parser* parser = nullptr;
+    std::optional<BusyFlag> busy;
+    if (text_.size() <= kReusedParserLimit && !reused_parser_busy) {
+      parser = &reused_parser;
+      busy.emplace(&reused_parser_busy);
+    } else {
+      parser = &own_parser.emplace(text_.size());
+    }
     ondemand::document json;
-    if (parser.iterate(text_.data(), text_.size(), text_.size() + kJsonPadding).get(json) != simdjson::SUCCESS) {
+    if (parser->iterate(text_.data(), text_.size(), text_.size() + kJsonPadding).get(json) != simdjson::SUCCESS) {
       return false;
     }
     ondemand::value root;

@@ -797,6 +797,27 @@ absl::Status ReadString(std::string_view text, const std::string& display_name,
   return ReadWithLibyaml(text, display_name, callback, options);
 }
 
+absl::StatusOr<Document> ReadJsonText(std::string_view text, const std::string& display_name,
+                                      const ReadOptions& options) {
+  PaddedText padded(text.size());
+  std::memcpy(padded.data(), text.data(), text.size());
+  ReadOptions whole = options;
+  whole.split_list_items = false;
+  Document document;
+  bool delivered = false;
+  const internal::FastJsonResult fast = internal::ReadJsonFast(
+      padded.view(), std::make_shared<const std::string>(display_name),
+      [&](Document&& read) {
+        document = std::move(read);
+        delivered = true;
+        return absl::OkStatus();
+      },
+      whole);
+  if (fast.fell_back || !delivered) return InvalidArgument(fmt::format("{}: not plain JSON", display_name));
+  KUEUESIM_RETURN_IF_ERROR(fast.status);
+  return document;
+}
+
 absl::StatusOr<std::vector<Document>> ReadAllFromFile(const std::string& path,
                                                       const ReadOptions& options) {
   std::vector<Document> documents;

@@ -1,9 +1,128 @@
 // JSON helpers for the trace formats; see json_util.h.
 #include "trace/json_util.h"
 
+#include <charconv>
+#include <cstdint>
+#include <string>
+#include <system_error>
+
 #include <fmt/format.h>
 
+#include "kueuesim/doc/reader.h"
+
 namespace kueuesim::trace::internal {
+
+JsonRow ReadJsonRow(std::string_view text, const std::string& name) {
+  JsonRow row;
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || (text[first] != '{' && text[first] != '[')) {
+    // A scalar is valid JSON, but not an object: read it as an array's element.
+    const bool scalar = first != std::string_view::npos &&
+                        doc::ReadJsonText("[" + std::string(text) + "]", name).ok();
+    row.skip_reason = scalar ? "not a JSON object" : "malformed JSON";
+    return row;
+  }
+  auto document = doc::ReadJsonText(text, name);
+  if (!document.ok()) {
+    row.skip_reason = "malformed JSON";
+  } else if (!document->root().IsMapping()) {
+    row.skip_reason = "not a JSON object";
+  } else {
+    row.document = *std::move(document);
+  }
+  return row;
+}
+
+bool IsJsonString(const doc::Node& value) {
+  return value.IsScalar() && value.style() == doc::ScalarStyle::kQuoted;
+}
+
+bool IsJsonBoolean(const doc::Node& value) {
+  return value.IsScalar() && value.style() == doc::ScalarStyle::kPlain &&
+         (value.scalar() == "true" || value.scalar() == "false");
+}
+
+bool IsJsonNull(const doc::Node& value) {
+  return !value.valid() ||
+         (value.IsScalar() && value.style() == doc::ScalarStyle::kPlain && value.scalar() == "null");
+}
+
+namespace {
+
+// A plain scalar of a JSON text is a number unless it is a literal.
+bool IsJsonNumber(const doc::Node& value) {
+  return value.IsScalar() && value.style() == doc::ScalarStyle::kPlain && !IsJsonBoolean(value) &&
+         !IsJsonNull(value);
+}
+
+bool IsIntegerLiteral(std::string_view text) {
+  return text.find_first_of(".eE") == std::string_view::npos;
+}
+
+}  // namespace
+
+std::optional<int64_t> JsonInteger(const doc::Node& value) {
+  if (!IsJsonNumber(value) || !IsIntegerLiteral(value.scalar())) return std::nullopt;
+  const std::string_view text = value.scalar();
+  int64_t parsed = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), parsed);
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return parsed;
+}
+
+std::optional<std::string> JsonScalarText(const doc::Node& value) {
+  if (IsJsonString(value)) return std::string(value.scalar());
+  if (IsJsonBoolean(value)) return std::string(value.scalar());
+  if (!IsJsonNumber(value)) return std::nullopt;
+  const std::string_view text = value.scalar();
+  const char* const begin = text.data();
+  const char* const end = text.data() + text.size();
+  if (IsIntegerLiteral(text)) {
+    // As nlohmann: within int64 signed, above it unsigned, beyond a double.
+    int64_t integer = 0;
+    if (const auto r = std::from_chars(begin, end, integer); r.ec == std::errc() && r.ptr == end) {
+      return std::to_string(integer);
+    }
+    uint64_t unsigned_integer = 0;
+    if (const auto r = std::from_chars(begin, end, unsigned_integer); r.ec == std::errc() && r.ptr == end) {
+      return std::to_string(unsigned_integer);
+    }
+  }
+  double number = 0;
+  const auto r = std::from_chars(begin, end, number);
+  if (r.ptr != end || (r.ec != std::errc() && r.ec != std::errc::result_out_of_range)) return std::nullopt;
+  return fmt::format("{}", number);
+}
+
+std::optional<std::string> FirstUnknownKey(const doc::Node& object, const std::set<std::string, std::less<>>& known,
+                                           const std::set<std::string, std::less<>>* also_known) {
+  std::optional<std::string> first;
+  for (size_t i = 0; i < object.size(); ++i) {
+    const std::string_view key = object.key(i);
+    if (known.count(key) != 0 || (also_known != nullptr && also_known->count(key) != 0)) continue;
+    if (!first.has_value() || key < *first) first = std::string(key);
+  }
+  return first;
+}
+
+std::optional<std::string_view> NodeFields::Get(std::string_view field) const {
+  doc::Node from = object_;
+  std::string_view key = field;
+  if (field.rfind("labels.", 0) == 0) {
+    from = labels_;
+    key = field.substr(7);
+  } else if (field.rfind("annotations.", 0) == 0) {
+    from = annotations_;
+    key = field.substr(12);
+  }
+  const doc::Node value = from.Get(key);
+  if (!value.valid()) return std::nullopt;
+  if (IsJsonString(value)) return value.scalar();
+  auto text = JsonScalarText(value);
+  if (!text.has_value()) return std::nullopt;
+  scratch_ = std::move(*text);
+  return std::string_view(scratch_);
+}
 
 std::optional<std::string> JsonScalarText(const nlohmann::json& value) {
   if (value.is_string()) return value.get_ref<const std::string&>();

@@ -2,9 +2,9 @@
 // of kueue.x-k8s.io Workloads, v1beta1 or v1beta2; a bare JSON array of
 // Workloads is read too) replayed as a trace.
 //
-// Reading: at open, one SAX pass (nlohmann::json::sax_parse over a counting
-// iterator) finds where each item of `items` starts and ends (byte offsets
-// and line: 24 bytes per item); nothing else is kept. Each item is then read
+// Reading: at open, one strict pass over the text (ExtentScanner, which
+// builds no values) finds where each item of `items` starts and ends (byte
+// offsets and line: 24 bytes per item); nothing else is kept. Each item is then read
 // back on its own (one item's text and DOM at a time) and parsed. The List
 // need not be sorted (kubectl sorts by namespace and name): the shared
 // machinery sorts by creation time with a 24-byte index entry per item.
@@ -58,127 +58,346 @@ constexpr char kLastApplied[] = "kubectl.kubernetes.io/last-applied-configuratio
 
 // --- Finding the items ---
 
-struct ScanState {
-  InputBuffer* input = nullptr;
-  int current = -1;  // the next byte, or -1
-  int64_t line = 1;  // line of `current`
-  // Line of the last byte consumed that was not white space: the line of
-  // the token just scanned (the lexer reads at most one byte past a number,
-  // and a byte on another line can only be a line break).
-  int64_t token_line = 1;
-
-  void Advance() {
-    const int c = input->Get();
-    if (c == '\n') {
-      ++line;
-    } else if (c != ' ' && c != '\t' && c != '\r') {
-      token_line = line;
-    }
-    current = input->Peek();
-  }
-};
-
-// An input iterator over the buffer for nlohmann's iterator input adapter.
-class ScanIterator {
- public:
-  using iterator_category = std::input_iterator_tag;
-  using value_type = char;
-  using difference_type = std::ptrdiff_t;
-  using pointer = const char*;
-  using reference = char;
-
-  ScanIterator() = default;
-  explicit ScanIterator(ScanState* state) : state_(state) {}
-  char operator*() const { return static_cast<char>(state_->current); }
-  ScanIterator& operator++() {
-    state_->Advance();
-    return *this;
-  }
-  bool operator==(const ScanIterator& other) const { return AtEnd() == other.AtEnd(); }
-  bool operator!=(const ScanIterator& other) const { return !(*this == other); }
-
- private:
-  bool AtEnd() const { return state_ == nullptr || state_->current < 0; }
-  ScanState* state_ = nullptr;
-};
-
 struct Extent {
   int64_t begin = 0;  // -1: the item is not an object
   int64_t end = 0;
   int64_t line = 0;
 };
 
-// Records the extent of each element of the top-level `items` array (or of
-// a top-level array).
-class ExtentScanner : public nlohmann::json_sax<json> {
+// One pass over the JSON text that checks it strictly (RFC 8259: structure,
+// string escapes, UTF-8, numbers, literals, nothing after the value) and
+// records the extent of each element of the top-level `items` array (or of
+// a top-level array), without building any value. Runs of plain string bytes
+// and of white space are scanned straight from the input's buffer.
+class ExtentScanner {
  public:
-  ExtentScanner(ScanState* state, std::vector<Extent>* extents) : state_(state), extents_(extents) {}
+  ExtentScanner(InputBuffer* input, std::vector<Extent>* extents) : input_(input), extents_(extents) {}
 
-  bool null() override { return Scalar(); }
-  bool boolean(bool) override { return Scalar(); }
-  bool number_integer(number_integer_t) override { return Scalar(); }
-  bool number_unsigned(number_unsigned_t) override { return Scalar(); }
-  bool number_float(number_float_t, const string_t&) override { return Scalar(); }
-  bool string(string_t&) override { return Scalar(); }
-  bool binary(binary_t&) override { return Scalar(); }
-  bool start_object(std::size_t) override {
-    if (depth_ == 0) top_is_object_ = true;
-    if (InItems()) {
-      // The '{' was just consumed.
-      item_begin_ = state_->input->offset() - 1;
-      item_line_ = state_->token_line;
+  // OK, or an error naming the line and column of the first fault.
+  absl::Status Scan() {
+    // A UTF-8 byte order mark is allowed before the text.
+    if (input_->Peek() == 0xEF) {
+      input_->Get();
+      if (input_->Get() != 0xBB || input_->Get() != 0xBF) return Fault("a byte order mark");
+      line_start_ = input_->offset();
     }
-    ++depth_;
-    return true;
-  }
-  bool key(string_t& key) override {
-    if (depth_ == 1 && top_is_object_) last_top_key_ = key;
-    return true;
-  }
-  bool end_object() override {
-    --depth_;
-    if (InItems()) extents_->push_back({item_begin_, state_->input->offset(), item_line_});
-    return true;
-  }
-  bool start_array(std::size_t) override {
-    if (InItems()) extents_->push_back({-1, 0, state_->token_line});
-    if (depth_ == 0 || (depth_ == 1 && top_is_object_ && last_top_key_ == "items")) {
-      items_depth_ = depth_ + 1;
-      found_items_ = true;
-    }
-    ++depth_;
-    return true;
-  }
-  bool end_array() override {
-    --depth_;
-    if (depth_ + 1 == items_depth_) items_depth_ = -1;
-    return true;
-  }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& error) override {
-    error_ = error.what();
-    return false;
+    SkipWhitespace();
+    KUEUESIM_RETURN_IF_ERROR(Value(/*depth=*/0, /*is_items=*/false));
+    SkipWhitespace();
+    if (input_->Peek() >= 0) return Fault("the end of the input after the JSON value");
+    return input_->status();
   }
 
   bool found_items() const { return found_items_; }
-  const std::string& error() const { return error_; }
 
  private:
-  bool InItems() const { return depth_ == items_depth_; }
-  bool Scalar() {
-    if (InItems()) extents_->push_back({-1, 0, state_->token_line});
-    return true;
+  // Nesting deeper than this is refused (the items are read back with a
+  // recursive parser).
+  static constexpr int kMaxDepth = 512;
+
+  absl::Status Fault(std::string_view expected) {
+    KUEUESIM_RETURN_IF_ERROR(input_->status());
+    const int next = input_->Peek();
+    const int64_t column = input_->offset() - line_start_ + 1;
+    std::string found = next < 0 ? "the end of the input"
+                        : (next >= 0x20 && next < 0x7F)
+                            ? fmt::format("'{}'", static_cast<char>(next))
+                            : fmt::format("byte 0x{:02X}", next);
+    return InvalidArgument(
+        fmt::format("{}: invalid JSON at line {}, column {}: expected {}, found {}", input_->name(), line_,
+                    column, expected, found));
   }
 
-  ScanState* state_;
+  void SkipWhitespace() {
+    for (;;) {
+      std::string_view run = input_->Buffered();
+      if (run.empty()) {
+        if (input_->Peek() < 0) return;
+        run = input_->Buffered();
+      }
+      size_t i = 0;
+      for (; i < run.size(); ++i) {
+        const char c = run[i];
+        if (c == '\n') {
+          ++line_;
+          line_start_ = input_->offset() + static_cast<int64_t>(i) + 1;
+        } else if (c != ' ' && c != '\t' && c != '\r') {
+          break;
+        }
+      }
+      input_->Skip(i);
+      if (i < run.size()) return;
+    }
+  }
+
+  // A value at `depth` (0: the top level); the elements of the items array
+  // are recorded.
+  absl::Status Value(int depth, bool is_item) {
+    const int64_t begin = input_->offset();
+    const int64_t line = line_;
+    const int c = input_->Peek();
+    switch (c) {
+      case '{':
+        KUEUESIM_RETURN_IF_ERROR(Object(depth));
+        if (is_item) extents_->push_back({begin, input_->offset(), line});
+        return absl::OkStatus();
+      case '[': {
+        const bool items = depth == 0 || (depth == 1 && top_key_is_items_);
+        if (items) found_items_ = true;
+        if (is_item) extents_->push_back({-1, 0, line});
+        return Array(depth, items);
+      }
+      case '"':
+        if (is_item) extents_->push_back({-1, 0, line});
+        return String(nullptr);
+      case 't':
+        if (is_item) extents_->push_back({-1, 0, line});
+        return Literal("true");
+      case 'f':
+        if (is_item) extents_->push_back({-1, 0, line});
+        return Literal("false");
+      case 'n':
+        if (is_item) extents_->push_back({-1, 0, line});
+        return Literal("null");
+      default:
+        if (c == '-' || (c >= '0' && c <= '9')) {
+          if (is_item) extents_->push_back({-1, 0, line});
+          return Number();
+        }
+        return Fault("a JSON value");
+    }
+  }
+
+  absl::Status Object(int depth) {
+    if (depth >= kMaxDepth) return Fault(fmt::format("at most {} levels of nesting", kMaxDepth));
+    input_->Get();  // '{'
+    SkipWhitespace();
+    if (input_->Peek() == '}') {
+      input_->Get();
+      return absl::OkStatus();
+    }
+    for (;;) {
+      if (input_->Peek() != '"') return Fault("a string key");
+      std::string key;
+      KUEUESIM_RETURN_IF_ERROR(String(depth == 0 ? &key : nullptr));
+      if (depth == 0) top_key_is_items_ = key == "items";
+      SkipWhitespace();
+      if (input_->Peek() != ':') return Fault("':'");
+      input_->Get();
+      SkipWhitespace();
+      KUEUESIM_RETURN_IF_ERROR(Value(depth + 1, /*is_item=*/false));
+      SkipWhitespace();
+      const int next = input_->Peek();
+      if (next == '}') {
+        input_->Get();
+        if (depth == 0) top_key_is_items_ = false;
+        return absl::OkStatus();
+      }
+      if (next != ',') return Fault("',' or '}'");
+      input_->Get();
+      SkipWhitespace();
+    }
+  }
+
+  absl::Status Array(int depth, bool items) {
+    if (depth >= kMaxDepth) return Fault(fmt::format("at most {} levels of nesting", kMaxDepth));
+    input_->Get();  // '['
+    SkipWhitespace();
+    if (input_->Peek() == ']') {
+      input_->Get();
+      return absl::OkStatus();
+    }
+    for (;;) {
+      KUEUESIM_RETURN_IF_ERROR(Value(depth + 1, items));
+      SkipWhitespace();
+      const int next = input_->Peek();
+      if (next == ']') {
+        input_->Get();
+        return absl::OkStatus();
+      }
+      if (next != ',') return Fault("',' or ']'");
+      input_->Get();
+      SkipWhitespace();
+    }
+  }
+
+  // A string; its unescaped text goes to `text` when given (only top-level
+  // keys are kept; the escapes are checked either way).
+  absl::Status String(std::string* text) {
+    input_->Get();  // '"'
+    for (;;) {
+      std::string_view run = input_->Buffered();
+      if (run.empty()) {
+        if (input_->Peek() < 0) return Fault("'\"' to close the string");
+        run = input_->Buffered();
+      }
+      size_t i = 0;
+      while (i < run.size()) {
+        const auto byte = static_cast<unsigned char>(run[i]);
+        if (byte == '"' || byte == '\\' || byte < 0x20 || byte >= 0x80) break;
+        ++i;
+      }
+      if (text != nullptr) text->append(run.substr(0, i));
+      input_->Skip(i);
+      if (i == run.size()) continue;
+      const int c = input_->Peek();
+      if (c == '"') {
+        input_->Get();
+        return absl::OkStatus();
+      }
+      if (c < 0x20) return Fault("a character of a string (control characters must be escaped)");
+      if (c == '\\') {
+        KUEUESIM_RETURN_IF_ERROR(Escape(text));
+      } else {
+        KUEUESIM_RETURN_IF_ERROR(Utf8Sequence(text));
+      }
+    }
+  }
+
+  absl::Status Escape(std::string* text) {
+    input_->Get();  // '\'
+    const int c = input_->Peek();
+    char plain = 0;
+    switch (c) {
+      case '"': plain = '"'; break;
+      case '\\': plain = '\\'; break;
+      case '/': plain = '/'; break;
+      case 'b': plain = '\b'; break;
+      case 'f': plain = '\f'; break;
+      case 'n': plain = '\n'; break;
+      case 'r': plain = '\r'; break;
+      case 't': plain = '\t'; break;
+      case 'u': {
+        input_->Get();
+        uint32_t unit = 0;
+        KUEUESIM_RETURN_IF_ERROR(Hex4(&unit));
+        if (unit >= 0xDC00 && unit <= 0xDFFF) return Fault("a high surrogate before a low one");
+        if (unit >= 0xD800 && unit <= 0xDBFF) {
+          if (input_->Get() != '\\' || input_->Get() != 'u') return Fault("'\\u' and a low surrogate");
+          uint32_t low = 0;
+          KUEUESIM_RETURN_IF_ERROR(Hex4(&low));
+          if (low < 0xDC00 || low > 0xDFFF) return Fault("a low surrogate");
+          unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+        }
+        if (text != nullptr) AppendUtf8(unit, text);
+        return absl::OkStatus();
+      }
+      default:
+        return Fault("an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)");
+    }
+    input_->Get();
+    if (text != nullptr) text->push_back(plain);
+    return absl::OkStatus();
+  }
+
+  absl::Status Hex4(uint32_t* value) {
+    for (int i = 0; i < 4; ++i) {
+      const int c = input_->Peek();
+      int digit = -1;
+      if (c >= '0' && c <= '9') digit = c - '0';
+      if (c >= 'a' && c <= 'f') digit = c - 'a' + 10;
+      if (c >= 'A' && c <= 'F') digit = c - 'A' + 10;
+      if (digit < 0) return Fault("four hexadecimal digits");
+      input_->Get();
+      *value = *value * 16 + static_cast<uint32_t>(digit);
+    }
+    return absl::OkStatus();
+  }
+
+  static void AppendUtf8(uint32_t code_point, std::string* out) {
+    if (code_point < 0x80) {
+      out->push_back(static_cast<char>(code_point));
+    } else if (code_point < 0x800) {
+      out->push_back(static_cast<char>(0xC0 | (code_point >> 6)));
+      out->push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
+    } else if (code_point < 0x10000) {
+      out->push_back(static_cast<char>(0xE0 | (code_point >> 12)));
+      out->push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
+    } else {
+      out->push_back(static_cast<char>(0xF0 | (code_point >> 18)));
+      out->push_back(static_cast<char>(0x80 | ((code_point >> 12) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
+    }
+  }
+
+  // One multi-byte UTF-8 character (no overlong forms, no surrogates, at
+  // most U+10FFFF).
+  absl::Status Utf8Sequence(std::string* text) {
+    const int lead = input_->Peek();
+    int continuation = 0;
+    int low = 0x80;
+    int high = 0xBF;
+    if (lead >= 0xC2 && lead <= 0xDF) {
+      continuation = 1;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+      continuation = 2;
+      if (lead == 0xE0) low = 0xA0;
+      if (lead == 0xED) high = 0x9F;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      continuation = 3;
+      if (lead == 0xF0) low = 0x90;
+      if (lead == 0xF4) high = 0x8F;
+    } else {
+      return Fault("UTF-8 text");
+    }
+    input_->Get();
+    if (text != nullptr) text->push_back(static_cast<char>(lead));
+    for (int i = 0; i < continuation; ++i) {
+      const int c = input_->Peek();
+      if (c < low || c > high) return Fault("UTF-8 text");
+      input_->Get();
+      if (text != nullptr) text->push_back(static_cast<char>(c));
+      low = 0x80;
+      high = 0xBF;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status Literal(std::string_view word) {
+    for (const char c : word) {
+      if (input_->Peek() != static_cast<unsigned char>(c)) return Fault(fmt::format("'{}'", word));
+      input_->Get();
+    }
+    return absl::OkStatus();
+  }
+
+  bool Digits() {
+    bool any = false;
+    for (int c = input_->Peek(); c >= '0' && c <= '9'; c = input_->Peek()) {
+      input_->Get();
+      any = true;
+    }
+    return any;
+  }
+
+  // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+  absl::Status Number() {
+    if (input_->Peek() == '-') input_->Get();
+    if (input_->Peek() == '0') {
+      input_->Get();
+    } else if (!Digits()) {
+      return Fault("a digit");
+    }
+    if (input_->Peek() == '.') {
+      input_->Get();
+      if (!Digits()) return Fault("a digit after '.'");
+    }
+    if (input_->Peek() == 'e' || input_->Peek() == 'E') {
+      input_->Get();
+      if (input_->Peek() == '+' || input_->Peek() == '-') input_->Get();
+      if (!Digits()) return Fault("a digit in the exponent");
+    }
+    return absl::OkStatus();
+  }
+
+  InputBuffer* input_;
   std::vector<Extent>* extents_;
-  int depth_ = 0;
-  int items_depth_ = -1;
-  bool top_is_object_ = false;
+  int64_t line_ = 1;
+  int64_t line_start_ = 0;  // offset of the first byte of the line
+  bool top_key_is_items_ = false;
   bool found_items_ = false;
-  std::string last_top_key_;
-  int64_t item_begin_ = 0;
-  int64_t item_line_ = 0;
-  std::string error_;
 };
 
 // --- Effective pod requests from a pod template ---
@@ -444,13 +663,8 @@ class KueueWorkloads : public RecordFormat {
                                                     {"priorityClass", FieldOf("priorityClassName")}};
     KUEUESIM_ASSIGN_OR_RETURN(mapper_, Mapper::Create(spec, std::move(defaults), nullptr));
     // Find the items.
-    ScanState state;
-    state.input = input_.get();
-    state.current = input_->Peek();
-    ExtentScanner scanner(&state, &extents_);
-    const bool ok = json::sax_parse(ScanIterator(&state), ScanIterator(), &scanner, json::input_format_t::json);
-    KUEUESIM_RETURN_IF_ERROR(input_->status());
-    if (!ok) return InvalidArgument(fmt::format("{}: {}", spec.path, scanner.error()));
+    ExtentScanner scanner(input_.get(), &extents_);
+    KUEUESIM_RETURN_IF_ERROR(scanner.Scan());
     if (!scanner.found_items()) {
       return InvalidArgument(fmt::format("{}: not a List of Workloads (no \"items\" list; expected the output "
                                          "of `kubectl get workloads -A -o json`)",

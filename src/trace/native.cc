@@ -28,7 +28,6 @@
 #include <utility>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "kueuesim/base/status.h"
 #include "kueuesim/base/time.h"
@@ -40,7 +39,6 @@
 namespace kueuesim::trace::internal {
 namespace {
 
-using nlohmann::json;
 
 const std::string kCpuResource = "cpu";
 const std::string kMemoryResource = "memory";
@@ -190,12 +188,13 @@ class NativeJsonl : public RecordFormat {
 
  private:
   // A string map from a JSON object of strings; false when malformed.
-  static bool StringMap(const json* value, model::Labels* out) {
-    if (value == nullptr || value->is_null()) return true;
-    if (!value->is_object()) return false;
-    for (const auto& [key, item] : value->items()) {
-      if (!item.is_string()) return false;
-      (*out)[key] = item.get<std::string>();
+  static bool StringMap(const doc::Node& value, model::Labels* out) {
+    if (IsJsonNull(value)) return true;
+    if (!value.IsMapping()) return false;
+    for (size_t i = 0; i < value.size(); ++i) {
+      const doc::Node item = value.value(i);
+      if (!IsJsonString(item)) return false;
+      (*out)[std::string(value.key(i))] = std::string(item.scalar());
     }
     return true;
   }
@@ -207,91 +206,83 @@ class NativeJsonl : public RecordFormat {
     static const std::set<std::string, std::less<>> kKnownPodSet = {"name", "count", "minCount", "requests",
                                                                     "nodeSelector"};
     const int64_t ln = reader_->line();
-    json object = json::parse(reader_->text(), nullptr, /*allow_exceptions=*/false);
-    if (object.is_discarded()) return Skip(report, ln, "malformed JSON");
-    if (!object.is_object()) return Skip(report, ln, "not a JSON object");
-    for (const auto& [key, value] : object.items()) {
-      if (kKnown.count(key) == 0 && extra_fields_.count(key) == 0) {
-        return Skip(report, ln, fmt::format("unknown field \"{}\"", key));
-      }
+    const JsonRow row = ReadJsonRow(reader_->text(), spec_.path);
+    if (!row.document.has_value()) return Skip(report, ln, row.skip_reason);
+    const doc::Node object = row.document->root();
+    if (auto unknown = FirstUnknownKey(object, kKnown, &extra_fields_)) {
+      return Skip(report, ln, fmt::format("unknown field \"{}\"", *unknown));
     }
     ParsedRecord record;
     model::Workload& wl = record.workload;
     wl.meta.source.file = spec_.path;
     wl.meta.source.line = static_cast<int32_t>(ln);
     std::string reason;
-    const json* arrival = JsonMember(object, "arrival");
-    if (arrival == nullptr || arrival->is_null()) return Skip(report, ln, "missing arrival");
-    auto arrival_text = JsonScalarText(*arrival);
-    if (!arrival_text.has_value() || arrival->is_boolean()) return Skip(report, ln, "bad arrival");
+    const doc::Node arrival = object.Get("arrival");
+    if (IsJsonNull(arrival)) return Skip(report, ln, "missing arrival");
+    auto arrival_text = JsonScalarText(arrival);
+    if (!arrival_text.has_value() || IsJsonBoolean(arrival)) return Skip(report, ln, "bad arrival");
     auto time = ParseTraceDuration(*arrival_text, "arrival", &reason);
     if (!time.has_value()) return Skip(report, ln, reason);
     record.time = *time;
-    if (const json* duration = JsonMember(object, "duration"); duration != nullptr && !duration->is_null()) {
-      auto text = JsonScalarText(*duration);
-      if (!text.has_value() || duration->is_boolean()) return Skip(report, ln, "bad duration");
-      wl.duration = ParseTraceDuration(*text, "duration", &reason);
+    if (const doc::Node duration = object.Get("duration"); !IsJsonNull(duration)) {
+      auto duration_text = JsonScalarText(duration);
+      if (!duration_text.has_value() || IsJsonBoolean(duration)) return Skip(report, ln, "bad duration");
+      wl.duration = ParseTraceDuration(*duration_text, "duration", &reason);
       if (!wl.duration.has_value()) return Skip(report, ln, reason);
     }
-    if (const json* kind_value = JsonMember(object, "kind"); kind_value != nullptr && !kind_value->is_null()) {
-      if (!kind_value->is_string()) return Skip(report, ln, "unknown kind");
-      auto kind = ParseKind(kind_value->get_ref<const std::string&>());
+    if (const doc::Node kind_value = object.Get("kind"); !IsJsonNull(kind_value)) {
+      if (!IsJsonString(kind_value)) return Skip(report, ln, "unknown kind");
+      auto kind = ParseKind(kind_value.scalar());
       if (!kind.has_value()) return Skip(report, ln, "unknown kind");
       wl.source_kind = *kind;
     }
-    const json* labels = JsonMember(object, "labels");
-    const json* annotations = JsonMember(object, "annotations");
-    if (!StringMap(labels, &wl.meta.labels)) return Skip(report, ln, "bad labels");
-    if (!StringMap(annotations, &wl.meta.annotations)) return Skip(report, ln, "bad annotations");
-    const json* pod_sets = JsonMember(object, "podSets");
-    if (pod_sets == nullptr || !pod_sets->is_array() || pod_sets->empty() || pod_sets->size() > 18) {
+    if (!StringMap(object.Get("labels"), &wl.meta.labels)) return Skip(report, ln, "bad labels");
+    if (!StringMap(object.Get("annotations"), &wl.meta.annotations)) return Skip(report, ln, "bad annotations");
+    const doc::Node pod_sets = object.Get("podSets");
+    if (!pod_sets.IsSequence() || pod_sets.size() == 0 || pod_sets.size() > 18) {
       return Skip(report, ln, "podSets must be a list of 1 to 18 pod sets");
     }
     std::set<std::string> names;
-    for (const json& item : *pod_sets) {
-      if (!item.is_object()) return Skip(report, ln, "bad podSets");
-      for (const auto& [key, value] : item.items()) {
-        if (kKnownPodSet.count(key) == 0) return Skip(report, ln, fmt::format("unknown field \"podSets[].{}\"", key));
+    for (size_t p = 0; p < pod_sets.size(); ++p) {
+      const doc::Node item = pod_sets.at(p);
+      if (!item.IsMapping()) return Skip(report, ln, "bad podSets");
+      if (auto unknown = FirstUnknownKey(item, kKnownPodSet)) {
+        return Skip(report, ln, fmt::format("unknown field \"podSets[].{}\"", *unknown));
       }
       model::PodSet pod_set;
-      if (const json* name = JsonMember(item, "name"); name != nullptr && !name->is_null()) {
-        if (!name->is_string() || name->get_ref<const std::string&>().empty()) {
-          return Skip(report, ln, "bad pod set name");
-        }
-        pod_set.name = name->get<std::string>();
+      if (const doc::Node name = item.Get("name"); !IsJsonNull(name)) {
+        if (!IsJsonString(name) || name.scalar().empty()) return Skip(report, ln, "bad pod set name");
+        pod_set.name = std::string(name.scalar());
       }
       if (!names.insert(pod_set.name).second) return Skip(report, ln, "duplicate pod set name");
-      if (const json* count = JsonMember(item, "count"); count != nullptr && !count->is_null()) {
-        if (!count->is_number_integer() || count->get<int64_t>() < 0 || count->get<int64_t>() > INT32_MAX) {
-          return Skip(report, ln, "bad count");
-        }
-        pod_set.count = static_cast<int32_t>(count->get<int64_t>());
+      if (const doc::Node count = item.Get("count"); !IsJsonNull(count)) {
+        const std::optional<int64_t> value = JsonInteger(count);
+        if (!value.has_value() || *value < 0 || *value > INT32_MAX) return Skip(report, ln, "bad count");
+        pod_set.count = static_cast<int32_t>(*value);
       }
-      if (const json* min_count = JsonMember(item, "minCount"); min_count != nullptr && !min_count->is_null()) {
-        if (!min_count->is_number_integer() || min_count->get<int64_t>() < 1 ||
-            min_count->get<int64_t>() > pod_set.count) {
-          return Skip(report, ln, "bad minCount");
-        }
-        pod_set.min_count = static_cast<int32_t>(min_count->get<int64_t>());
+      if (const doc::Node min_count = item.Get("minCount"); !IsJsonNull(min_count)) {
+        const std::optional<int64_t> value = JsonInteger(min_count);
+        if (!value.has_value() || *value < 1 || *value > pod_set.count) return Skip(report, ln, "bad minCount");
+        pod_set.min_count = static_cast<int32_t>(*value);
       }
       std::map<std::string, Amount> requests;
-      if (const json* reqs = JsonMember(item, "requests"); reqs != nullptr && !reqs->is_null()) {
-        if (!reqs->is_object()) return Skip(report, ln, "bad requests");
-        for (const auto& [resource, quantity] : reqs->items()) {
-          auto text = JsonScalarText(quantity);
-          if (!text.has_value() || quantity.is_boolean()) return Skip(report, ln, "bad requests");
-          auto amount = ParseRequestAmount(*text, resource);
+      if (const doc::Node reqs = item.Get("requests"); !IsJsonNull(reqs)) {
+        if (!reqs.IsMapping()) return Skip(report, ln, "bad requests");
+        for (size_t r = 0; r < reqs.size(); ++r) {
+          const doc::Node quantity = reqs.value(r);
+          auto quantity_text = JsonScalarText(quantity);
+          if (!quantity_text.has_value() || IsJsonBoolean(quantity)) return Skip(report, ln, "bad requests");
+          const std::string resource(reqs.key(r));
+          auto amount = ParseRequestAmount(*quantity_text, resource);
           if (!amount.has_value()) return Skip(report, ln, "bad requests");
           requests[resource] = *amount;
         }
       }
       SetRequests(&pod_set, requests);
-      if (!StringMap(JsonMember(item, "nodeSelector"), &pod_set.node_selector)) {
-        return Skip(report, ln, "bad nodeSelector");
-      }
+      if (!StringMap(item.Get("nodeSelector"), &pod_set.node_selector)) return Skip(report, ln, "bad nodeSelector");
       wl.pod_sets.push_back(std::move(pod_set));
     }
-    JsonFields fields(&object, labels, annotations);
+    NodeFields fields(object);
     reason = mapper_.Apply(fields, FallbackName(spec_, ln), &wl);
     if (!reason.empty()) return Skip(report, ln, reason);
     return record;

@@ -10,9 +10,9 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "kueuesim/base/status.h"
 #include "kueuesim/base/time.h"
@@ -211,31 +211,35 @@ class JsonlChangeSource : public ChangeSource {
 
  private:
   std::optional<RowFields> ParseLine(int64_t line) {
-    nlohmann::json object = nlohmann::json::parse(reader_->text(), nullptr, /*allow_exceptions=*/false);
-    if (object.is_discarded()) {
-      report_.Skip(line, "malformed JSON");
+    const internal::JsonRow json_row = internal::ReadJsonRow(reader_->text(), report_.source);
+    if (!json_row.document.has_value()) {
+      report_.Skip(line, json_row.skip_reason);
       return std::nullopt;
     }
-    if (!object.is_object()) {
-      report_.Skip(line, "not a JSON object");
-      return std::nullopt;
-    }
+    const doc::Node object = json_row.document->root();
     const auto& known = KnownKeys();
+    // In byte order of the keys: the first unknown or bad field is reported.
+    std::vector<size_t> order(object.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&object](size_t a, size_t b) { return object.key(a) < object.key(b); });
     RowFields row;
-    for (const auto& [key, value] : object.items()) {
+    for (const size_t i : order) {
+      const std::string key(object.key(i));
       if (std::find(known.begin(), known.end(), key) == known.end()) {
         report_.Skip(line, fmt::format("unknown field \"{}\"", key));
         return std::nullopt;
       }
-      if (value.is_null()) continue;
-      auto text = internal::JsonScalarText(value);
+      const doc::Node value = object.value(i);
+      if (internal::IsJsonNull(value)) continue;
+      auto value_text = internal::JsonScalarText(value);
       // Booleans only for rollout; numbers for everything but the names.
-      const bool ok = text.has_value() && (value.is_boolean() == (key == "rollout") || value.is_string());
+      const bool ok = value_text.has_value() &&
+                      (internal::IsJsonBoolean(value) == (key == "rollout") || internal::IsJsonString(value));
       if (!ok) {
         report_.Skip(line, fmt::format("bad {}", key));
         return std::nullopt;
       }
-      row[key] = *text;
+      row[key] = *value_text;
     }
     return row;
   }

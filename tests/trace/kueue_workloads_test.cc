@@ -159,5 +159,42 @@ TEST(KueueWorkloadsTest, ArraysAndMalformedInput) {
   EXPECT_TRUE(empty.workloads.empty());
 }
 
+// Setup: Lists that break JSON in each way the scan checks (RFC 8259), one
+// per file, each on line 2. Expect: an InvalidArgument naming the file, the
+// line and column and what was expected; valid spellings (escapes, a
+// surrogate pair, UTF-8, numbers, a byte order mark) are read.
+TEST(KueueWorkloadsTest, ScanIsStrictJson) {
+  const struct {
+    const char* name;
+    std::string text;
+    const char* expected;
+  } kBroken[] = {
+      {"comma", "{\"items\": [],\n \"kind\": \"List\",}", "line 2, column 17: expected a string key, found '}'"},
+      {"escape", "{\"items\": [],\n \"kind\": \"Li\\xst\"}", "line 2, column 14: expected an escape"},
+      {"control", "{\"items\": [],\n \"kind\": \"Li\tst\"}", "line 2, column 13: expected a character of a string"},
+      {"utf8", "{\"items\": [],\n \"kind\": \"Li\xC3(\"}", "line 2, column 14: expected UTF-8 text"},
+      {"surrogate", "{\"items\": [],\n \"kind\": \"\\udc00\"}", "expected a high surrogate"},
+      {"number", "{\"items\": [],\n \"n\": 01}", "line 2, column 8: expected ',' or '}'"},
+      {"fraction", "{\"items\": [],\n \"n\": 1.}", "expected a digit after '.'"},
+      {"literal", "{\"items\": [],\n \"n\": tru}", "expected 'true'"},
+      {"trailing", "{\"items\": []}\n{}", "line 2, column 1: expected the end of the input"},
+      {"yaml", "items: []\nkind: List", "line 1, column 1: expected a JSON value"},
+      {"nesting", "{\"items\": [],\n \"x\": " + std::string(600, '[') + std::string(600, ']') + "}",
+       "levels of nesting"},
+  };
+  for (const auto& broken : kBroken) {
+    const std::string path = WriteTemp(std::string("scan_") + broken.name + ".json", broken.text);
+    EXPECT_THAT(ReadAll(Spec("kueue-workloads", path)),
+                StatusIs(absl::StatusCode::kInvalidArgument, AllOf(HasSubstr(path), HasSubstr(broken.expected))))
+        << broken.name;
+  }
+  const std::string valid = WriteTemp(
+      "scan_valid.json",
+      "\xEF\xBB\xBF{\"kind\": \"L\\u0069st\", \"n\": [-0.5e+3, 0, 12, true, false, null],\n"
+      " \"s\": \"\\\"\\\\\\/\\b\\f\\n\\r\\t \\ud83d\\ude00 \xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\", \"items\": []}\n");
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(ReadResult read, ReadAll(Spec("kueue-workloads", valid)));
+  EXPECT_TRUE(read.workloads.empty());
+}
+
 }  // namespace
 }  // namespace kueuesim::trace

@@ -75,6 +75,15 @@ absl::StatusOr<std::vector<Document>> ReadAllFromString(std::string_view text,
                                                         const std::string& display_name,
                                                         const ReadOptions& options = {});
 
+// Reads `text` as exactly one JSON text (RFC 8259) through the JSON fast
+// path alone, for inputs that are JSON by definition (a JSON Lines trace's
+// rows): the Document is the one ReadString would give, but YAML flow
+// syntax, duplicate keys, a second value and anything else the fast path
+// leaves to libyaml are refused with InvalidArgument "<display_name>: not
+// plain JSON". Small texts reuse the calling thread's simdjson parser.
+absl::StatusOr<Document> ReadJsonText(std::string_view text, const std::string& display_name,
+                                      const ReadOptions& options = {});
+
 }  // namespace kueuesim::doc
 
 #endif  // KUEUESIM_DOC_READER_H_
