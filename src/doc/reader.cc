@@ -695,7 +695,9 @@ absl::Status ReadJson(std::string_view text, const std::string& display_name,
 class PaddedText {
  public:
   explicit PaddedText(size_t size)
-      : data_(new char[size + internal::kJsonPadding]()), size_(size) {}
+      : data_(std::make_unique_for_overwrite<char[]>(size + internal::kJsonPadding)), size_(size) {
+    std::memset(data_.get() + size, 0, internal::kJsonPadding);
+  }
   char* data() { return data_.get(); }
   std::string_view view() const { return std::string_view(data_.get(), size_); }
 
@@ -731,10 +733,12 @@ class MappedFile {
   MappedFile& operator=(const MappedFile&) = delete;
 
   std::string_view view() const { return std::string_view(base_, size_); }
-  // The first `bytes` are read: their whole pages leave the process.
+  // The first `bytes` are read: their whole pages leave the process, in
+  // steps of kReleaseStep (a madvise per item would cost more than it saves).
   void Release(size_t bytes) {
+    constexpr size_t kReleaseStep = size_t{16} << 20;
     const size_t end = bytes / page_ * page_;
-    if (end > released_) {
+    if (end >= released_ + kReleaseStep) {
       madvise(base_ + released_, end - released_, MADV_DONTNEED);
       released_ = end;
     }
