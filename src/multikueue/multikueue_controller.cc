@@ -123,6 +123,7 @@ class MultiKueueController::WorkerLink : public runtime::WorkloadOwner {
   // The copies that exist there, by worker workload id (ordered: the
   // reconnect and garbage collection passes are deterministic).
   std::map<WorkloadId, LiveCopy>& live() { return live_; }
+  const std::map<WorkloadId, LiveCopy>& live() const { return live_; }
   LiveCopy* Live(WorkloadId copy) {
     auto it = live_.find(copy);
     return it == live_.end() ? nullptr : &it->second;
@@ -408,6 +409,36 @@ bool MultiKueueController::ManagerAlive(const LiveCopy& copy) const {
   if (copy.manager == kNone || copy.manager >= state.num_workloads()) return false;
   const WorkloadRecord& wl = state.workload(copy.manager);
   return wl.spec != nullptr && wl.phase != WorkloadPhase::kNotArrived && wl.key == copy.key;
+}
+
+// --- Invariants ---
+
+absl::Status MultiKueueController::CheckOneSelectedCopy(const std::string& where) const {
+  // The first worker holding a selected copy, by manager workload.
+  std::map<WorkloadId, size_t> selected;
+  for (size_t l = 0; l < links_.size(); ++l) {
+    for (const auto& [copy_id, live] : links_[l]->live()) {
+      // A copy the manager let go of (unreachable worker) keeps its verdict
+      // until the worker is back; it is no longer the manager's choice.
+      if (!live.won || live.detached || !ManagerAlive(live)) continue;
+      const auto [first, inserted] = selected.emplace(live.manager, l);
+      if (inserted) continue;
+      return absl::InternalError(fmt::format(
+          "invariant violated: a MultiKueue workload has at most one selected copy ({}): manager {}, workload {} "
+          "has a selected copy on worker {} and another on worker {}",
+          where, report_.manager, live.key, links_[first->second]->name(), links_[l]->name()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+void MultiKueueController::SelectEveryCopyForTesting() {
+  for (auto& link : links_) {
+    for (auto& [copy_id, live] : link->live()) {
+      live.won = true;
+      live.detached = false;
+    }
+  }
 }
 
 // --- Cost accounting ---

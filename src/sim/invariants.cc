@@ -465,6 +465,13 @@ const absl::Status& InvariantChecker::Check(SimTime now, const std::string& wher
       return status_;
     }
   }
+  for (const ExtraCheck& check : extra_checks_) {
+    absl::Status s = check(at);
+    if (!s.ok()) {
+      Fail(std::move(s));
+      return status_;
+    }
+  }
   return status_;
 }
 

@@ -212,6 +212,12 @@ std::vector<CronJobReport> Simulation::cron_job_reports() const {
   return out;
 }
 
+std::vector<multikueue::MultiKueueController*> Simulation::multikueue_controllers() const {
+  std::vector<multikueue::MultiKueueController*> out;
+  for (const auto& controller : multikueue_) out.push_back(controller.get());
+  return out;
+}
+
 std::vector<const multikueue::MultiKueueReport*> Simulation::multikueue_reports() const {
   std::vector<const multikueue::MultiKueueReport*> out;
   for (const auto& controller : multikueue_) out.push_back(&controller->report());
@@ -282,6 +288,10 @@ void Simulation::EnableInvariantChecks() {
   std::vector<const cluster::ClusterState*> states;
   for (const auto& runtime : runtimes_) states.push_back(&runtime->state());
   checker_ = std::make_unique<InvariantChecker>(std::move(states));
+  for (const auto& controller : multikueue_) {
+    const multikueue::MultiKueueController* mk = controller.get();
+    checker_->AddCheck([mk](const std::string& where) { return mk->CheckOneSelectedCopy(where); });
+  }
   sinks_.push_back(checker_.get());
   check_hook_ = std::make_unique<CheckHook>(this);
   engine_.set_observer(check_hook_.get());

@@ -856,5 +856,52 @@ TEST(MultiKueueEdgeTest, SummaryCountsEveryCopyAWorkerReceived) {
   }
 }
 
+// --- The invariant (docs/invariants.md) ---
+
+// Setup: two workers admit copies of one job at once; the manager selects
+// aws at 10 s and deletes gcp's copy, whose delete takes the 10 s dispatch
+// latency; another job arrives at 12 s (a check point in between).
+// Expect: a run checking invariants passes through it; with every copy
+// made a selected one on purpose at 11 s (gcp's copy is still there, being
+// deleted), the check point at 12 s fails naming the workload and both
+// workers, and the run stops there.
+TEST(MultiKueueInvariantTest, TwoSelectedCopiesOfOneWorkloadAreCaught) {
+  MkSetup s;
+  s.workers = {W("aws", "8"), W("gcp", "8")};
+  s.simulation_extra = "  multiKueue:\n    dispatchLatency: 10s\n";
+  s.extra = JobYaml("train", "4", "1h") + JobYaml("eval", "2", "1h", "12s");
+  auto simulation = testing::SimulationFromYaml(ScenarioYaml(s), {}, "test.yaml");
+  ASSERT_TRUE(simulation.ok()) << simulation.status();
+  sim::RunOptions options;
+  options.check_invariants = true;
+  options.until = 11 * kSecond;
+  ASSERT_TRUE((*simulation)->Run(options).ok());
+  ASSERT_GT((*simulation)->invariant_checker()->checks(), 0);
+  ASSERT_EQ((*simulation)->multikueue_controllers().size(), 1u);
+  (*simulation)->multikueue_controllers()[0]->SelectEveryCopyForTesting();
+  options.until.reset();
+  const absl::Status status = (*simulation)->Run(options);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInternal);
+  EXPECT_THAT(std::string(status.message()),
+              ::testing::AllOf(::testing::HasSubstr("a MultiKueue workload has at most one selected copy"),
+                               ::testing::HasSubstr("workload ml/job-train"), ::testing::HasSubstr("worker aws"),
+                               ::testing::HasSubstr("worker gcp")));
+  EXPECT_EQ((*simulation)->now(), 12 * kSecond);
+}
+
+// Setup: the same run without the breakage, to the end, checked.
+// Expect: no violation (a copy being deleted is not a second selection).
+TEST(MultiKueueInvariantTest, LosingCopiesBeingDeletedPass) {
+  MkSetup s;
+  s.workers = {W("aws", "8"), W("gcp", "8")};
+  s.simulation_extra = "  multiKueue:\n    dispatchLatency: 10s\n    statusSyncLatency: 5s\n";
+  s.extra = JobYaml("train", "4", "1h") + JobYaml("eval", "4", "30m", "1m");
+  auto simulation = testing::SimulationFromYaml(ScenarioYaml(s), {}, "test.yaml");
+  ASSERT_TRUE(simulation.ok()) << simulation.status();
+  sim::RunOptions options;
+  options.check_invariants = true;
+  EXPECT_TRUE((*simulation)->Run(options).ok());
+}
+
 }  // namespace
 }  // namespace kueuesim

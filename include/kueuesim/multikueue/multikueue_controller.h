@@ -124,6 +124,17 @@ class MultiKueueController : public runtime::AdmissionCheckController, public en
   // What happened so far (copies still running together count up to now).
   const MultiKueueReport& report() const;
 
+  // Invariant (RunOptions::check_invariants, docs/invariants.md): the
+  // manager selects at most one copy of a workload: of the copies it has
+  // not let go of (on a worker that was unreachable when it had to delete
+  // them), at most one, over all workers, is the selected copy its job runs
+  // on (Kueue's single status.clusterName). A violation is an Internal error
+  // naming `where`, the workload and both workers.
+  absl::Status CheckOneSelectedCopy(const std::string& where) const;
+  // Breaks that invariant on purpose (tests of the checker): every live
+  // copy becomes a selected one.
+  void SelectEveryCopyForTesting();
+
   // runtime::AdmissionCheckController
   void OnCheckPending(WorkloadId id, int32_t check) override;
   void OnAdmitted(WorkloadId id) override;

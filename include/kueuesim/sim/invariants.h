@@ -78,6 +78,11 @@ class InvariantChecker : public cluster::EventSink {
   explicit InvariantChecker(std::vector<const cluster::ClusterState*> clusters)
       : clusters_(std::move(clusters)) {}
 
+  // A check of state outside the clusters' records (a MultiKueue
+  // controller's), run at every check point after the clusters' checks.
+  using ExtraCheck = std::function<absl::Status(const std::string& where)>;
+  void AddCheck(ExtraCheck check) { extra_checks_.push_back(std::move(check)); }
+
   void OnEvent(const cluster::SimEvent& event) override;
   // Runs every state check; `where` names the check point. Returns the
   // first violation so far.
@@ -90,6 +95,7 @@ class InvariantChecker : public cluster::EventSink {
   std::string Where(const std::string& where) const;
 
   std::vector<const cluster::ClusterState*> clusters_;
+  std::vector<ExtraCheck> extra_checks_;
   absl::Status status_;
   SimTime last_event_time_ = 0;
   SimTime last_check_time_ = 0;

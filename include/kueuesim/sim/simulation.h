@@ -88,6 +88,8 @@ class Simulation {
   const scenario::Scenario& scenario() const { return scenario_; }
   // The MultiKueue managers of the scenario and what they dispatched.
   std::vector<const multikueue::MultiKueueReport*> multikueue_reports() const;
+  // The MultiKueue controllers of the manager clusters (tests).
+  std::vector<multikueue::MultiKueueController*> multikueue_controllers() const;
   // The scenario's CronJobs and the Jobs they created (CronJob Jobs that
   // took a default duration are counted in scenario().report).
   std::vector<CronJobReport> cron_job_reports() const;
