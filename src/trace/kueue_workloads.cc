@@ -44,6 +44,7 @@
 #include "kueuesim/base/quantity.h"
 #include "kueuesim/base/status.h"
 #include "kueuesim/base/time.h"
+#include "kueuesim/base/utf8.h"
 #include "trace/formats.h"
 #include "trace/input_buffer.h"
 #include "trace/json_util.h"
@@ -279,7 +280,7 @@ class ExtentScanner {
           if (low < 0xDC00 || low > 0xDFFF) return Fault("a low surrogate");
           unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
         }
-        if (text != nullptr) AppendUtf8(unit, text);
+        if (text != nullptr) AppendUtf8(unit, *text);
         return absl::OkStatus();
       }
       default:
@@ -302,24 +303,6 @@ class ExtentScanner {
       *value = *value * 16 + static_cast<uint32_t>(digit);
     }
     return absl::OkStatus();
-  }
-
-  static void AppendUtf8(uint32_t code_point, std::string* out) {
-    if (code_point < 0x80) {
-      out->push_back(static_cast<char>(code_point));
-    } else if (code_point < 0x800) {
-      out->push_back(static_cast<char>(0xC0 | (code_point >> 6)));
-      out->push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-    } else if (code_point < 0x10000) {
-      out->push_back(static_cast<char>(0xE0 | (code_point >> 12)));
-      out->push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-    } else {
-      out->push_back(static_cast<char>(0xF0 | (code_point >> 18)));
-      out->push_back(static_cast<char>(0x80 | ((code_point >> 12) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-    }
   }
 
   // One multi-byte UTF-8 character (no overlong forms, no surrogates, at
