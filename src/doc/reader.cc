@@ -770,18 +770,21 @@ absl::Status ReadFile(const std::string& path, const DocumentCallback& callback,
   if (fstat(fileno(file.get()), &info) == 0 && S_ISDIR(info.st_mode)) {
     return NotFound(fmt::format("cannot open {}: {}", path, std::strerror(EISDIR)));
   }
-  // A JSON file (kubectl -o json) is read whole for the fast path; anything
-  // else streams through libyaml.
-  char start[256];
-  const size_t peeked = std::fread(start, 1, sizeof(start), file.get());
-  if (options.json_fast_path && internal::StartsLikeJson(std::string_view(start, peeked))) {
-    if (const auto mapped = MappedFile::Map(fileno(file.get()))) {
-      return ReadJson(mapped->view(), path, callback, options,
-                      [&mapped](size_t consumed) { mapped->Release(consumed); });
+  // A regular file that starts like JSON (kubectl -o json) is mapped for
+  // the fast path; anything else (YAML, a pipe) streams through libyaml.
+  if (options.json_fast_path && fstat(fileno(file.get()), &info) == 0 && S_ISREG(info.st_mode)) {
+    char start[256];
+    const size_t peeked = std::fread(start, 1, sizeof(start), file.get());
+    if (internal::StartsLikeJson(std::string_view(start, peeked))) {
+      if (const auto mapped = MappedFile::Map(fileno(file.get()))) {
+        return ReadJson(mapped->view(), path, callback, options,
+                        [&mapped](size_t consumed) { mapped->Release(consumed); });
+      }
     }
-  }
-  if (std::fseek(file.get(), 0, SEEK_SET) != 0) {
-    return InvalidArgument(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
+    std::clearerr(file.get());
+    if (std::fseek(file.get(), 0, SEEK_SET) != 0) {
+      return InvalidArgument(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
+    }
   }
   Parser parser;
   if (!parser.initialized()) return ResourceExhausted("cannot initialize the YAML parser");

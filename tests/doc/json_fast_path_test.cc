@@ -4,6 +4,8 @@
 // so that the results and error messages stay libyaml's.
 #include "doc/json_fast_path.h"
 
+#include <unistd.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -295,6 +297,29 @@ TEST(JsonFastPathTest, FilesAreReadWhole) {
     EXPECT_EQ((*a)[0].root().file(), path);
   }
   std::remove(path.c_str());
+}
+
+// Setup: JSON written into a pipe, read through its /proc/self/fd path (as
+// `kueuesim validate <(kubectl get ... -o json)` does). Expect: it is read
+// (streamed through libyaml: a pipe cannot be mapped, nor rewound after a
+// peek), with the same documents as from a string.
+TEST(JsonFastPathTest, PipesAreStreamed) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const std::string text = "{\"kind\": \"List\", \"items\": [{\"a\": 1}, {\"b\": [true, null]}]}\n";
+  ASSERT_EQ(::write(fds[1], text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  ::close(fds[1]);
+  ReadOptions split;
+  split.split_list_items = true;
+  const auto from_pipe = ReadAllFromFile("/proc/self/fd/" + std::to_string(fds[0]), split);
+  ::close(fds[0]);
+  ASSERT_THAT(from_pipe.status(), IsOk());
+  const auto from_string = ReadAllFromString(text, "x", split);
+  ASSERT_THAT(from_string.status(), IsOk());
+  ASSERT_EQ(from_pipe->size(), 3u);
+  for (size_t i = 0; i < from_pipe->size(); ++i) {
+    EXPECT_EQ((*from_pipe)[i].DebugString(), (*from_string)[i].DebugString());
+  }
 }
 
 }  // namespace
