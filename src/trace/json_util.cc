@@ -17,8 +17,10 @@ JsonRow ReadJsonRow(std::string_view text, const std::string& name) {
   const size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos || (text[first] != '{' && text[first] != '[')) {
     // A scalar is valid JSON, but not an object: read it as an array's element.
-    const bool scalar = first != std::string_view::npos &&
-                        doc::ReadJsonText("[" + std::string(text) + "]", name).ok();
+    std::string as_element;
+    as_element.reserve(text.size() + 2);
+    as_element.append("[").append(text).append("]");
+    const bool scalar = first != std::string_view::npos && doc::ReadJsonText(as_element, name).ok();
     row.skip_reason = scalar ? "not a JSON object" : "malformed JSON";
     return row;
   }
