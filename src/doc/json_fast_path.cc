@@ -16,6 +16,9 @@
 // and true/false/null (plain scalars), objects and arrays. Anything else
 // (YAML flow syntax such as unquoted words, trailing commas or comments, a
 // second document, invalid escapes, lone surrogates) falls back to libyaml.
+// The syntax between tokens (the commas, colons and brackets, and nothing
+// else but white space) is checked on the text here: On-Demand does not
+// check all of it (a missing comma between entries went through).
 // Positions are libyaml's: 1-based lines, with "\r\n" or a lone "\r" one line
 // break, and columns counted in characters. (A raw NEL, LS or PS, which libyaml
 // folds inside strings, sends the text to libyaml.)
