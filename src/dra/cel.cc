@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "kueuesim/base/status.h"
+#include "kueuesim/base/utf8.h"
 
 namespace kueuesim::dra {
 namespace {
@@ -2175,24 +2176,7 @@ std::vector<char32_t> DecodeUtf8(std::string_view s) {
 
 std::string EncodeUtf8(const char32_t* begin, const char32_t* end) {
   std::string out;
-  for (const char32_t* p = begin; p != end; ++p) {
-    char32_t cp = *p;
-    if (cp < 0x80) {
-      out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-      out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-      out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-      out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
-  }
+  for (const char32_t* p = begin; p != end; ++p) AppendUtf8(static_cast<uint32_t>(*p), out);
   return out;
 }
 

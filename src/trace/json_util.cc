@@ -107,17 +107,34 @@ std::optional<std::string> FirstUnknownKey(const doc::Node& object, const std::s
   return first;
 }
 
-std::optional<std::string_view> NodeFields::Get(std::string_view field) const {
-  doc::Node from = object_;
-  std::string_view key = field;
-  if (field.rfind("labels.", 0) == 0) {
-    from = labels_;
-    key = field.substr(7);
-  } else if (field.rfind("annotations.", 0) == 0) {
-    from = annotations_;
-    key = field.substr(12);
+namespace {
+
+// Where a record field is looked up: "labels.<key>" in the labels,
+// "annotations.<key>" in the annotations, anything else in the object.
+enum class FieldSource { kObject, kLabels, kAnnotations };
+struct FieldPath {
+  FieldSource source;
+  std::string_view key;
+};
+
+FieldPath SplitFieldPath(std::string_view field) {
+  constexpr std::string_view kLabels = "labels.";
+  constexpr std::string_view kAnnotations = "annotations.";
+  if (field.substr(0, kLabels.size()) == kLabels) return {FieldSource::kLabels, field.substr(kLabels.size())};
+  if (field.substr(0, kAnnotations.size()) == kAnnotations) {
+    return {FieldSource::kAnnotations, field.substr(kAnnotations.size())};
   }
-  const doc::Node value = from.Get(key);
+  return {FieldSource::kObject, field};
+}
+
+}  // namespace
+
+std::optional<std::string_view> NodeFields::Get(std::string_view field) const {
+  const FieldPath path = SplitFieldPath(field);
+  const doc::Node& from = path.source == FieldSource::kLabels        ? labels_
+                          : path.source == FieldSource::kAnnotations ? annotations_
+                                                                     : object_;
+  const doc::Node value = from.Get(path.key);
   if (!value.valid()) return std::nullopt;
   if (IsJsonString(value)) return value.scalar();
   auto text = JsonScalarText(value);
@@ -147,17 +164,12 @@ void JsonFields::Set(std::string name, std::string value) { extra_[std::move(nam
 std::optional<std::string_view> JsonFields::Get(std::string_view field) const {
   auto extra = extra_.find(field);
   if (extra != extra_.end()) return std::string_view(extra->second);
-  const nlohmann::json* from = object_;
-  std::string_view key = field;
-  if (field.rfind("labels.", 0) == 0) {
-    from = labels_;
-    key = field.substr(7);
-  } else if (field.rfind("annotations.", 0) == 0) {
-    from = annotations_;
-    key = field.substr(12);
-  }
+  const FieldPath path = SplitFieldPath(field);
+  const nlohmann::json* from = path.source == FieldSource::kLabels        ? labels_
+                               : path.source == FieldSource::kAnnotations ? annotations_
+                                                                          : object_;
   if (from == nullptr) return std::nullopt;
-  const nlohmann::json* value = JsonMember(*from, key);
+  const nlohmann::json* value = JsonMember(*from, path.key);
   if (value == nullptr) return std::nullopt;
   if (value->is_string()) return std::string_view(value->get_ref<const std::string&>());
   auto text = JsonScalarText(*value);

@@ -858,6 +858,17 @@ TEST(MultiKueueEdgeTest, SummaryCountsEveryCopyAWorkerReceived) {
 
 // --- The invariant (docs/invariants.md) ---
 
+// A manager dispatching to two 8-cpu workers, aws and gcp, with the given
+// `multiKueue:` settings lines and jobs.
+absl::StatusOr<std::unique_ptr<sim::Simulation>> TwoWorkerSimulation(const std::string& multikueue_settings,
+                                                                     const std::string& jobs) {
+  MkSetup s;
+  s.workers = {W("aws", "8"), W("gcp", "8")};
+  s.simulation_extra = "  multiKueue:\n" + multikueue_settings;
+  s.extra = jobs;
+  return testing::SimulationFromYaml(ScenarioYaml(s), {}, "test.yaml");
+}
+
 // Setup: two workers admit copies of one job at once; the manager selects
 // aws at 10 s and deletes gcp's copy, whose delete takes the 10 s dispatch
 // latency; another job arrives at 12 s (a check point in between).
@@ -866,11 +877,8 @@ TEST(MultiKueueEdgeTest, SummaryCountsEveryCopyAWorkerReceived) {
 // deleted), the check point at 12 s fails naming the workload and both
 // workers, and the run stops there.
 TEST(MultiKueueInvariantTest, TwoSelectedCopiesOfOneWorkloadAreCaught) {
-  MkSetup s;
-  s.workers = {W("aws", "8"), W("gcp", "8")};
-  s.simulation_extra = "  multiKueue:\n    dispatchLatency: 10s\n";
-  s.extra = JobYaml("train", "4", "1h") + JobYaml("eval", "2", "1h", "12s");
-  auto simulation = testing::SimulationFromYaml(ScenarioYaml(s), {}, "test.yaml");
+  auto simulation = TwoWorkerSimulation("    dispatchLatency: 10s\n",
+                                        JobYaml("train", "4", "1h") + JobYaml("eval", "2", "1h", "12s"));
   ASSERT_TRUE(simulation.ok()) << simulation.status();
   sim::RunOptions options;
   options.check_invariants = true;
@@ -892,11 +900,8 @@ TEST(MultiKueueInvariantTest, TwoSelectedCopiesOfOneWorkloadAreCaught) {
 // Setup: the same run without the breakage, to the end, checked.
 // Expect: no violation (a copy being deleted is not a second selection).
 TEST(MultiKueueInvariantTest, LosingCopiesBeingDeletedPass) {
-  MkSetup s;
-  s.workers = {W("aws", "8"), W("gcp", "8")};
-  s.simulation_extra = "  multiKueue:\n    dispatchLatency: 10s\n    statusSyncLatency: 5s\n";
-  s.extra = JobYaml("train", "4", "1h") + JobYaml("eval", "4", "30m", "1m");
-  auto simulation = testing::SimulationFromYaml(ScenarioYaml(s), {}, "test.yaml");
+  auto simulation = TwoWorkerSimulation("    dispatchLatency: 10s\n    statusSyncLatency: 5s\n",
+                                        JobYaml("train", "4", "1h") + JobYaml("eval", "4", "30m", "1m"));
   ASSERT_TRUE(simulation.ok()) << simulation.status();
   sim::RunOptions options;
   options.check_invariants = true;

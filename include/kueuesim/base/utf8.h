@@ -1,4 +1,5 @@
-// UTF-8 encoding of one code point, for the JSON readers' \u escapes.
+// UTF-8 encoding of one code point: the JSON readers' \u escapes and CEL's
+// string functions.
 #ifndef KUEUESIM_BASE_UTF8_H_
 #define KUEUESIM_BASE_UTF8_H_
 
