@@ -87,6 +87,18 @@ uint64_t HashString(std::string_view text) {
 
 }  // namespace
 
+std::string_view WorkloadPhaseName(WorkloadPhase phase) {
+  switch (phase) {
+    case WorkloadPhase::kNotArrived: return "NotArrived";
+    case WorkloadPhase::kPending: return "Pending";
+    case WorkloadPhase::kQuotaReserved: return "QuotaReserved";
+    case WorkloadPhase::kAdmitted: return "Admitted";
+    case WorkloadPhase::kFinished: return "Finished";
+    case WorkloadPhase::kDeactivated: return "Deactivated";
+  }
+  return "?";
+}
+
 std::string_view EvictionReasonName(EvictionReason reason) {
   switch (reason) {
     case EvictionReason::kNotEvicted:

@@ -49,11 +49,15 @@ bool LwsController::Updated(const Group& g) const {
   return g.leader_exists && !g.terminating && g.revision == update_revision_;
 }
 
+std::string LwsController::GroupWorkloadName(int32_t index) const {
+  return fmt::format("leaderworkerset-{}-{}", spec_.meta.name, index);
+}
+
 model::Workload LwsController::GroupWorkload(int32_t index) const {
   // One Workload per group, as Kueue's LWS integration builds it: pod sets
   // leader (1) + worker (size-1), or main (size); no duration: serving.
   model::Workload wl;
-  wl.meta.name = fmt::format("leaderworkerset-{}-{}", spec_.meta.name, index);
+  wl.meta.name = GroupWorkloadName(index);
   wl.meta.namespace_ = spec_.meta.namespace_;
   wl.meta.source = spec_.meta.source;
   wl.queue_name = spec_.queue_name;
@@ -160,7 +164,11 @@ void LwsController::EnsureWorkloads() {
     // the index is out of its range. If the group's pods run, the
     // pod-group reconciler stops them (StopGroupsWithoutWorkload).
     runtime_->DeleteWorkload(g.workload);
-    g.deleted_workload = g.workload;
+    // Its record stays (for the outputs) until the name is taken again,
+    // unless the runtime recycles finished records (a streamed trace): then
+    // it is released now, and its id may soon hold another Workload.
+    const bool record_kept = runtime_->state().workload(g.workload).phase == WorkloadPhase::kFinished;
+    g.deleted_workload = record_kept ? g.workload : kNone;
     g.workload = kNone;
     g.workload_deleted_at = now;
   }
@@ -581,6 +589,132 @@ void LwsController::ConfirmStall() {
   report_.rollouts.back().stalls.push_back({blocked_since_, -1, blocked, reason});
   runtime_->EmitOwnerEvent(EventType::kRolloutStalled, key_, blocked, groups_[static_cast<size_t>(blocked)].workload,
                            reason);
+}
+
+// --- Invariants ---
+
+absl::Status LwsController::CheckGroupTable(const std::string& where) const {
+  const cluster::ClusterState& state = runtime_->state();
+  const auto violation = [&](std::string_view invariant, int32_t index, const std::string& detail) {
+    return absl::InternalError(fmt::format("invariant violated: {} ({}): LeaderWorkerSet {} group {}: {}", invariant,
+                                           where, key_, index, detail));
+  };
+  const auto workload_text = [&](WorkloadId id) {
+    const WorkloadRecord& wl = state.workload(id);
+    return fmt::format("\"{}\" ({}{})", wl.key, cluster::WorkloadPhaseName(wl.phase), wl.evicted ? ", evicted" : "");
+  };
+  const auto kept = [](const WorkloadRecord& wl) {
+    return wl.spec != nullptr && (wl.phase == WorkloadPhase::kPending || wl.phase == WorkloadPhase::kQuotaReserved ||
+                                  wl.phase == WorkloadPhase::kAdmitted || wl.phase == WorkloadPhase::kDeactivated);
+  };
+
+  // The group's Workload is this LeaderWorkerSet's, of that group.
+  for (int32_t i = 0; i < static_cast<int32_t>(groups_.size()); ++i) {
+    const WorkloadId id = groups_[static_cast<size_t>(i)].workload;
+    if (id == kNone) continue;
+    constexpr std::string_view kOwn = "a LeaderWorkerSet group's Workload is its own";
+    if (id < 0 || id >= state.num_workloads()) {
+      return violation(kOwn, i, fmt::format("its Workload id {} is not a Workload of the cluster", id));
+    }
+    const WorkloadRecord& wl = state.workload(id);
+    if (!kept(wl)) return violation(kOwn, i, fmt::format("its Workload {} is gone", workload_text(id)));
+    const std::string expected = fmt::format("{}/{}", spec_.meta.namespace_, GroupWorkloadName(i));
+    if (wl.owner != owner_id_ || wl.owner_index != i || wl.key != expected) {
+      return violation(kOwn, i,
+                       fmt::format("its Workload {} belongs to owner #{} group {}; expected \"{}\" of owner #{}",
+                                   workload_text(id), wl.owner, wl.owner_index, expected, owner_id_));
+    }
+  }
+
+  // The record of a group's deleted Workload, kept until the name is taken
+  // again, is still that Workload's (not a record released and reused).
+  for (int32_t i = 0; i < static_cast<int32_t>(groups_.size()); ++i) {
+    const WorkloadId id = groups_[static_cast<size_t>(i)].deleted_workload;
+    if (id == kNone) continue;
+    const bool own = id >= 0 && id < state.num_workloads() && state.workload(id).phase == WorkloadPhase::kFinished &&
+                     state.workload(id).owner == owner_id_ && state.workload(id).owner_index == i;
+    if (!own) {
+      return violation("a LeaderWorkerSet group's deleted Workload is its own", i,
+                       id >= 0 && id < state.num_workloads()
+                           ? fmt::format("the record kept for its deleted Workload is now {}", workload_text(id))
+                           : fmt::format("the record kept for its deleted Workload has id {}", id));
+    }
+  }
+
+  // Every Workload of this LeaderWorkerSet is its group's.
+  for (WorkloadId id = 0; id < state.num_workloads(); ++id) {
+    const WorkloadRecord& wl = state.workload(id);
+    if (wl.owner != owner_id_ || !kept(wl)) continue;
+    const bool listed = wl.owner_index >= 0 && static_cast<size_t>(wl.owner_index) < groups_.size() &&
+                        groups_[static_cast<size_t>(wl.owner_index)].workload == id;
+    if (!listed) {
+      return violation("every Workload of a LeaderWorkerSet is its group's", wl.owner_index,
+                       fmt::format("Workload {} is not the group's Workload", workload_text(id)));
+    }
+  }
+
+  // Pods run only while the group's Workload is admitted.
+  for (int32_t i = 0; i < static_cast<int32_t>(groups_.size()); ++i) {
+    const Group& g = groups_[static_cast<size_t>(i)];
+    if (!g.leader_exists || g.terminating || !(g.leader_started || g.workers_started)) continue;
+    if (Admitted(i)) continue;
+    return violation("a LeaderWorkerSet group's pods run only while its Workload is admitted", i,
+                     g.workload == kNone
+                         ? std::string("its pods were started and it has no Workload")
+                         : fmt::format("its pods were started and its Workload is {}", workload_text(g.workload)));
+  }
+
+  // Exactly the groups Kueue keeps Workloads for have one.
+  const int32_t desired = DesiredWorkloads();
+  const SimTime now = runtime_->engine()->now();
+  const auto kueue_range = [&] {
+    return fmt::format(
+        "Kueue keeps Workloads for groups [0, {}) (spec.replicas {}, status.replicas {}, status.updatedReplicas {}, "
+        "maxSurge as Kueue reads it {})",
+        desired, spec_.replicas, StatusReplicas(), StatusUpdatedReplicas(), KueueMaxSurge());
+  };
+  const int32_t end = std::max(desired, static_cast<int32_t>(groups_.size()));
+  for (int32_t i = 0; i < end; ++i) {
+    const Group* g = static_cast<size_t>(i) < groups_.size() ? &groups_[static_cast<size_t>(i)] : nullptr;
+    const bool has_workload = g != nullptr && g->workload != kNone;
+    if (i < desired && !has_workload) {
+      const bool recreating = g != nullptr && kueue_reconcile_pending_ && g->workload_deleted_at >= 0 &&
+                              now - g->workload_deleted_at <= kSecond;
+      const bool churn_not_followed = g != nullptr && i >= spec_.replicas && g->stops >= kMaxStopsPerRollout;
+      if (recreating || churn_not_followed) continue;
+      return violation("a LeaderWorkerSet group has a Workload when Kueue keeps one for it", i,
+                       fmt::format("it has none, and {}", kueue_range()));
+    }
+    if (i >= desired && has_workload) {
+      return violation("a LeaderWorkerSet group has a Workload only when Kueue keeps one for it", i,
+                       fmt::format("it has {}, and {}", workload_text(g->workload), kueue_range()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+void LwsController::BreakForTesting(Breakage breakage, int32_t index) {
+  if (breakage == Breakage::kSwapWithNextGroup) group(index + 1);  // before taking a reference
+  Group& g = group(index);
+  switch (breakage) {
+    case Breakage::kForgetWorkload:
+      g.workload = kNone;
+      break;
+    case Breakage::kSwapWithNextGroup:
+      std::swap(g.workload, groups_[static_cast<size_t>(index) + 1].workload);
+      break;
+    case Breakage::kStartPodsWithoutAdmission:
+      g.leader_exists = true;
+      g.terminating = false;
+      g.leader_started = true;
+      break;
+    case Breakage::kDeleteWorkloadSilently:
+      runtime_->DeleteWorkload(g.workload);
+      break;
+    case Breakage::kLowerReplicasWithoutReconcile:
+      --spec_.replicas;
+      break;
+  }
 }
 
 }  // namespace kueuesim::runtime

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "kueuesim/base/status.h"
+#include "kueuesim/runtime/lws_controller.h"
 #include "kueuesim/scenario/default_durations.h"
 #include "kueuesim/trace/change_source.h"
 #include "kueuesim/trace/importers.h"
@@ -288,6 +289,17 @@ void Simulation::EnableInvariantChecks() {
   std::vector<const cluster::ClusterState*> states;
   for (const auto& runtime : runtimes_) states.push_back(&runtime->state());
   checker_ = std::make_unique<InvariantChecker>(std::move(states));
+  for (const auto& runtime : runtimes_) {
+    const std::string cluster_name = runtime->state().name();
+    for (const auto& lws : runtime->lws_controllers()) {
+      const runtime::LwsController* controller = lws.get();
+      checker_->AddCheck([controller, cluster_name](const std::string& where) {
+        absl::Status status = controller->CheckGroupTable(where);
+        if (status.ok() || cluster_name.empty()) return status;
+        return Annotate(status, fmt::format("cluster \"{}\"", cluster_name));
+      });
+    }
+  }
   for (const auto& controller : multikueue_) {
     const multikueue::MultiKueueController* mk = controller.get();
     checker_->AddCheck([mk](const std::string& where) { return mk->CheckOneSelectedCopy(where); });

@@ -11,6 +11,7 @@
 #include "kueuesim/base/time.h"
 #include "kueuesim/cluster/events.h"
 #include "kueuesim/policy/registry.h"
+#include "kueuesim/runtime/lws_controller.h"
 #include "kueuesim/sim/simulation.h"
 #include "testing/scenario_fixtures.h"
 #include "testing/simulation_fixtures.h"
@@ -571,6 +572,147 @@ TEST(LwsControllerTest, SecondRolloutCreatesTheSurgeWorkloadAgain) {
   ASSERT_NE(run, nullptr);
   EXPECT_THAT(run->Of("SurgeCreated"), ElementsAre("3600.0 SurgeCreated 3", "7200.0 SurgeCreated 3"));
   EXPECT_THAT(run->Of("RolloutCompleted"), ::testing::SizeIs(2));
+}
+
+// --- The group-table invariant (docs/invariants.md) ---
+
+// A simulation of `yaml`, run with invariants checked until 30m, and its
+// one LeaderWorkerSet controller.
+struct CheckedRun {
+  std::unique_ptr<sim::Simulation> simulation;
+  runtime::LwsController* lws = nullptr;
+};
+
+CheckedRun RunCheckedTo30m(const std::string& yaml) {
+  CheckedRun run;
+  auto simulation = testing::SimulationFromYaml(yaml, {}, "lws.yaml");
+  EXPECT_TRUE(simulation.ok()) << simulation.status();
+  if (!simulation.ok()) return run;
+  run.simulation = std::move(*simulation);
+  sim::RunOptions options;
+  options.check_invariants = true;
+  options.until = 30 * kMinute;
+  const absl::Status status = run.simulation->Run(options);
+  EXPECT_TRUE(status.ok()) << status;
+  const auto& controllers = run.simulation->clusters().at(0)->lws_controllers();
+  EXPECT_EQ(controllers.size(), 1u);
+  if (controllers.size() == 1) run.lws = controllers[0].get();
+  return run;
+}
+
+// The group table's check message after `breakage` of group `index`.
+std::string MessageAfter(const std::string& yaml, runtime::LwsController::Breakage breakage, int32_t index) {
+  CheckedRun run = RunCheckedTo30m(yaml);
+  if (run.lws == nullptr) return "no run";
+  EXPECT_TRUE(run.lws->CheckGroupTable("here").ok());
+  run.lws->BreakForTesting(breakage, index);
+  return std::string(run.lws->CheckGroupTable("here").message());
+}
+
+using Breakage = runtime::LwsController::Breakage;
+using ::testing::HasSubstr;
+
+// Setup: 3 groups of 2 GPUs, all admitted and ready by 30m (6 of the 8
+// GPUs). Expect: each way of breaking the group table is caught, naming the
+// invariant, the LeaderWorkerSet, the group and the Workload.
+TEST(LwsGroupTableInvariantTest, EachBreakageOfAdmittedGroupsIsCaught) {
+  const std::string yaml = Scenario(3, "{maxUnavailable: 1, maxSurge: 1}", "");
+  EXPECT_THAT(MessageAfter(yaml, Breakage::kForgetWorkload, 1),
+              HasSubstr("invariant violated: every Workload of a LeaderWorkerSet is its group's (here): "
+                        "LeaderWorkerSet inference/llm group 1: Workload \"inference/leaderworkerset-llm-1\" "
+                        "(Admitted) is not the group's Workload"));
+  EXPECT_THAT(MessageAfter(yaml, Breakage::kSwapWithNextGroup, 0),
+              HasSubstr("invariant violated: a LeaderWorkerSet group's Workload is its own (here): LeaderWorkerSet "
+                        "inference/llm group 0: its Workload \"inference/leaderworkerset-llm-1\" (Admitted) belongs "
+                        "to owner #0 group 1; expected \"inference/leaderworkerset-llm-0\" of owner #0"));
+  EXPECT_THAT(MessageAfter(yaml, Breakage::kDeleteWorkloadSilently, 2),
+              HasSubstr("a LeaderWorkerSet group's Workload is its own (here): LeaderWorkerSet inference/llm group "
+                        "2: its Workload \"inference/leaderworkerset-llm-2\" (Finished) is gone"));
+  EXPECT_THAT(MessageAfter(yaml, Breakage::kLowerReplicasWithoutReconcile, 0),
+              HasSubstr("a LeaderWorkerSet group has a Workload only when Kueue keeps one for it (here): "
+                        "LeaderWorkerSet inference/llm group 2: it has \"inference/leaderworkerset-llm-2\" "
+                        "(Admitted), and Kueue keeps Workloads for groups [0, 2) (spec.replicas 2, status.replicas "
+                        "3, status.updatedReplicas 3, maxSurge as Kueue reads it 1)"));
+}
+
+// Setup: 5 groups of 2 GPUs on 8 GPUs: groups 0-3 admitted, group 4
+// pending (its leader exists, gated). Expect: its pods started without
+// admission are caught; its Workload deleted and forgotten (a group Kueue
+// keeps a Workload for, without one) is caught.
+TEST(LwsGroupTableInvariantTest, PendingGroupBreakagesAreCaught) {
+  const std::string yaml = Scenario(5, "{maxUnavailable: 1, maxSurge: 1}", "");
+  EXPECT_THAT(MessageAfter(yaml, Breakage::kStartPodsWithoutAdmission, 4),
+              HasSubstr("a LeaderWorkerSet group's pods run only while its Workload is admitted (here): "
+                        "LeaderWorkerSet inference/llm group 4: its pods were started and its Workload is "
+                        "\"inference/leaderworkerset-llm-4\" (Pending)"));
+  CheckedRun run = RunCheckedTo30m(yaml);
+  ASSERT_NE(run.lws, nullptr);
+  run.lws->BreakForTesting(Breakage::kDeleteWorkloadSilently, 4);
+  run.lws->BreakForTesting(Breakage::kForgetWorkload, 4);
+  EXPECT_THAT(std::string(run.lws->CheckGroupTable("here").message()),
+              HasSubstr("a LeaderWorkerSet group has a Workload when Kueue keeps one for it (here): LeaderWorkerSet "
+                        "inference/llm group 4: it has none, and Kueue keeps Workloads for groups [0, 5)"));
+}
+
+// Setup: 3 groups; at 30m two groups' Workloads are swapped; a Workload of
+// 1 GPU arrives at 40m. Expect: the run, checking invariants, stops at the
+// check point after that arrival with the group table's violation.
+TEST(LwsGroupTableInvariantTest, RunStopsAtTheViolation) {
+  const std::string job = R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata:
+  name: probe
+  namespace: inference
+  annotations: {kueuesim.io/arrival: 40m, kueuesim.io/duration: 1m}
+spec:
+  queueName: serving
+  podSets:
+  - name: main
+    count: 1
+    template:
+      spec:
+        containers:
+        - name: main
+          resources: {requests: {nvidia.com/gpu: "1"}}
+---
+)";
+  CheckedRun run = RunCheckedTo30m(Scenario(3, "{maxUnavailable: 1, maxSurge: 1}", job));
+  ASSERT_NE(run.lws, nullptr);
+  run.lws->BreakForTesting(Breakage::kSwapWithNextGroup, 1);
+  sim::RunOptions options;
+  options.check_invariants = true;
+  const absl::Status status = run.simulation->Run(options);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInternal);
+  EXPECT_THAT(std::string(status.message()),
+              HasSubstr("a LeaderWorkerSet group's Workload is its own (after engine event"));
+  EXPECT_EQ(run.simulation->now(), 40 * kMinute);
+}
+
+// Setup: 3 groups whose pods take 30 s to terminate; at 30m a scale to 1,
+// at 30m10s back to 3 (groups 1 and 2 still terminating, so LWS keeps
+// them), with finished Workload records recycled as for a streamed trace.
+// Expect: groups 1 and 2 get Workloads again, each its own, and the run
+// passes its invariants. Before the fix, a deleted Workload's record was
+// released at once yet remembered by its group; recreating group 1 took
+// group 2's freed slot, and recreating group 2 then deleted group 1's new
+// Workload as "the old one" (the group table invariant found it on
+// scenarios/serving/dlrm-mixed-pool.yaml).
+TEST(LwsGroupTableInvariantTest, RecycledRecordsOfDeletedWorkloadsAreNotDeletedAgain) {
+  auto recorder = std::make_unique<Recorder>();
+  auto simulation = testing::SimulationFromYaml(
+      Scenario(3, "{maxUnavailable: 1, maxSurge: 0}", ScaleTo("30m", 1) + ScaleTo("30m10s", 3),
+               "  evictionDelay: 30s\n"),
+      {recorder.get()}, "lws.yaml");
+  ASSERT_TRUE(simulation.ok()) << simulation.status();
+  (*simulation)->clusters().at(0)->set_recycle_finished(true);
+  sim::RunOptions options;
+  options.check_invariants = true;
+  options.until = kHour;
+  const absl::Status status = (*simulation)->Run(options);
+  EXPECT_TRUE(status.ok()) << status;
+  EXPECT_THAT(recorder->Of("Deleted"), ElementsAre("1800.0 Deleted inference/leaderworkerset-llm-1",
+                                                   "1800.0 Deleted inference/leaderworkerset-llm-2"));
+  EXPECT_THAT(recorder->Of("QuotaReserved"), ::testing::SizeIs(5));
 }
 
 }  // namespace

@@ -173,6 +173,9 @@ enum class WorkloadPhase : uint8_t {
   kDeactivated,
 };
 
+// "Pending", "QuotaReserved", "Admitted", ... for messages.
+std::string_view WorkloadPhaseName(WorkloadPhase phase);
+
 enum class EvictionReason : uint8_t {
   kNotEvicted,
   kPreempted,

@@ -273,6 +273,9 @@ class ClusterRuntime : public engine::EventHandler {
 
   // The LeaderWorkerSets of this cluster and what happened to them.
   std::vector<const LwsReport*> LwsReports() const;
+  // The cluster's LeaderWorkerSet controllers, in input order (the
+  // invariant checker and tests reach their group tables here).
+  const std::vector<std::unique_ptr<LwsController>>& lws_controllers() const { return lws_; }
 
   // Pending workloads per ClusterQueue (active, parked and in flight).
   int64_t PendingCount(CqId cq) const;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "kueuesim/engine/event_queue.h"
 #include "kueuesim/model/objects.h"
 #include "kueuesim/runtime/cluster_runtime.h"
@@ -92,6 +93,31 @@ class LwsController : public engine::EventHandler, public WorkloadOwner {
   const LwsReport& report() const { return report_; }
   const model::LeaderWorkerSet& spec() const { return spec_; }
 
+  // The group table against the cluster's Workloads, for
+  // --check-invariants (docs/invariants.md). Between events:
+  // - a group's Workload is a live (or deactivated) record of this
+  //   LeaderWorkerSet, of that group, named after it;
+  // - every live or deactivated Workload of this LeaderWorkerSet is its
+  //   group's (no Workload is left behind);
+  // - a group's pods run only while its Workload is admitted (not evicted);
+  // - exactly the groups Kueue keeps Workloads for have one (DesiredWorkloads:
+  //   [0, spec.replicas), and the surge groups while Kueue's surge rule
+  //   holds), except a Workload Kueue deleted in the last UpdatesBatchPeriod
+  //   and is about to create again, and a churning surge group kueuesim
+  //   stopped following (kMaxStopsPerRollout).
+  // Returns the first violation, naming the LeaderWorkerSet and the group.
+  absl::Status CheckGroupTable(const std::string& where) const;
+
+  // Ways to break the group table on purpose, for the invariant's tests.
+  enum class Breakage {
+    kForgetWorkload,               // the group forgets its Workload, which stays
+    kSwapWithNextGroup,            // the group and the next one swap Workloads
+    kStartPodsWithoutAdmission,    // the group's pods start as they are
+    kDeleteWorkloadSilently,       // the Workload is deleted, the group not told
+    kLowerReplicasWithoutReconcile,  // spec.replicas - 1, nothing reconciled
+  };
+  void BreakForTesting(Breakage breakage, int32_t index);
+
   // WorkloadOwner
   void OnAdmitted(WorkloadId id, int32_t index) override;
   void OnEvicted(WorkloadId id, int32_t index) override;
@@ -159,6 +185,7 @@ class LwsController : public engine::EventHandler, public WorkloadOwner {
   // Whether some group is on its way to ready (terminating to be
   // recreated, or admitted and starting): the rollout is not stalled then.
   bool GroupInFlight() const;
+  std::string GroupWorkloadName(int32_t index) const;
   model::Workload GroupWorkload(int32_t index) const;
   void Reconcile();
   // Whether the rollout waits for a group that cannot start, and why.
