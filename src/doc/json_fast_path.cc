@@ -467,6 +467,9 @@ class JsonBuilder {
         uint32_t item_root = 0;
         if (!ParseValue(element, depth + 1, /*top_level_mapping=*/false, &item_root)) return false;
         if (doc_.nodes().size() > max_expanded_) return false;
+        // Delivered only once the item is known to end here: YAML reads
+        // `["kind": "Workload"]` as one mapping, not the string "kind".
+        if (!NextIsEntryEnd()) return false;
         doc_.set_root(item_root);
         Document item = std::move(doc_);
         ++items_delivered_;
@@ -504,6 +507,15 @@ class JsonBuilder {
       seen = true;
     }
     return seen;
+  }
+
+  // After an array element: whitespace, then "," or "]" (checked again,
+  // as usual, when the next element starts or the array closes).
+  bool NextIsEntryEnd() const {
+    const char* p = last_end_;
+    const char* const end = text_.data() + text_.size();
+    while (p < end && IsJsonWhitespace(*p)) ++p;
+    return p < end && (*p == ',' || *p == ']');
   }
 
   // An array element starts after "[" or after a ",".

@@ -192,6 +192,10 @@ TEST(JsonFastPathTest, FallsBackOnWhatIsNotPlainJson) {
       "{\"a\":: 1}",                          // two colons
       "[1,, 2]",                             // two commas
       "{\"a\": 1} x",                         // a word after the text
+      // A key: value pair right in an array (YAML reads a one-pair mapping;
+      // found by an hour-long fuzz run), alone and as a List's item.
+      "[\"a\": 1]",
+      "{\"kind\": \"List\", \"items\": [\n \"kind\": \"Workload\",\n ]\n}\n",
   };
   for (const std::string& input : inputs) {
     const FastRead fast = ReadFast(input);
