@@ -11,7 +11,9 @@ sharing, Namespaces and LocalQueues, WorkloadPriorityClasses, Workloads of
 random shapes (pod sets, counts, partial admission, node selectors,
 tolerations, priorities, arrival/duration/startup-delay annotations, some
 admitted in their input status), timed Changes (quotas, limits, weights,
-stop policies, priority class values) and a Simulation that bounds the run.
+stop policies, priority class values), a Simulation that bounds the run and,
+sometimes, LeaderWorkerSets with timed rollouts, scales, partitions and
+failed groups.
 Then, for each scenario:
 
   1. kueuesim run --check-invariants SCENARIO --out DIR1   must exit 0;
@@ -530,7 +532,87 @@ def generate(seed):
         if t.get("kind") == "Cohort" and t["name"] not in named:
             named.add(t["name"])
             docs.insert(docs.index(d), {"apiVersion": KUEUE, "kind": "Cohort", "metadata": meta(t["name"])})
+    # Drawn last, so that a seed's other documents stay what they were
+    # before LeaderWorkerSets were generated.
+    add_leader_worker_sets(r, sc, sim, namespaces, lqs, classes, resources, horizon)
     return sc
+
+
+def add_leader_worker_sets(r, sc, sim, namespaces, lqs, classes, resources, horizon):
+    """Sometimes 1 or 2 LeaderWorkerSets (issue 22: the group-table
+    invariant), of random size, rolling-update settings, startup and restart
+    policy, with timed rollouts, scales, partitions and failed groups."""
+    if r.random() >= 0.3:
+        return
+    if r.random() < 0.3:
+        sim["leaderWorkerSet"] = {r.choice(["kueueSurgeWorkloads", "kueuePercentageMaxSurge"]): r.choice(
+            ["upstream", "fixed"])}
+        if r.random() < 0.3:
+            sim["leaderWorkerSet"]["statefulSetReplacement"] = r.choice(["concurrent", "serial"])
+    for i in range(r.randint(1, 2)):
+        ns = r.choice(namespaces)
+        lq, _ = r.choice(lqs[ns])
+        name = f"lws{i}"
+        labels = {"kueue.x-k8s.io/queue-name": lq}
+        if classes and r.random() < 0.4:
+            labels["kueue.x-k8s.io/priority-class"] = r.choice(list(classes))
+        ann = {}
+        if r.random() < 0.8:
+            ann["kueuesim.io/leader-startup-delay"] = duration(r, r.choice([0, 30, 60, 120]))
+        if r.random() < 0.6:
+            ann["kueuesim.io/worker-startup-delay"] = duration(r, r.choice([0, 30, 60]))
+        replicas = r.randint(0, 5)
+        rolling = {}
+        for key in ("maxUnavailable", "maxSurge"):
+            if r.random() < 0.8:
+                rolling[key] = r.choice([0, 1, 1, 2, "25%", "50%"])
+        def scaled(value, round_up):  # of spec.replicas, as LWS scales a percentage
+            if isinstance(value, int):
+                return value
+            return -(-int(value[:-1]) * replicas // 100) if round_up else int(value[:-1]) * replicas // 100
+
+        if replicas > 0 and scaled(rolling.get("maxUnavailable", 1), False) == 0 and \
+                scaled(rolling.get("maxSurge", 0), True) == 0:
+            rolling["maxSurge"] = 1  # LWS's validation: not both 0
+        if r.random() < 0.2:
+            rolling["partition"] = r.randint(0, max(replicas, 1))
+
+        def template(container):
+            requests = {"cpu": qty(r, "cpu", request_amount(r, "cpu"))}
+            if r.random() < 0.6:
+                requests["memory"] = qty(r, "memory", request_amount(r, "memory"))
+            if GPU in resources and r.random() < 0.5:
+                requests[GPU] = str(request_amount(r, GPU))
+            return {"spec": {"containers": [{"name": container, "resources": {"requests": requests}}]}}
+
+        lwt = {"size": r.randint(1, 3), "workerTemplate": template("worker")}
+        if r.random() < 0.5:
+            lwt["leaderTemplate"] = template("leader")
+        if r.random() < 0.6:
+            lwt["restartPolicy"] = r.choice(["RecreateGroupOnPodRestart", "RecreateGroupAfterStart", "None"])
+        spec = {"replicas": replicas, "leaderWorkerTemplate": lwt}
+        if r.random() < 0.5:
+            spec["startupPolicy"] = r.choice(["LeaderCreated", "LeaderReady"])
+        if rolling:
+            spec["rolloutStrategy"] = {"type": "RollingUpdate", "rollingUpdateConfiguration": rolling}
+        doc = {"apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
+               "metadata": meta(name, ns, labels=labels), "spec": spec}
+        if ann:
+            doc["metadata"]["annotations"] = ann
+        sc.add(doc)
+        for k in range(r.choice([0, 1, 2, 3, 4])):
+            change = {"at": duration(r, r.randint(0, horizon)),
+                      "target": {"kind": "LeaderWorkerSet", "namespace": ns, "name": name}}
+            kind = r.random()
+            if kind < 0.4:
+                change["rollout"] = True
+            elif kind < 0.7:
+                change["replicas"] = r.randint(0, 6)
+            elif kind < 0.8:
+                change["partition"] = r.randint(0, 5)
+            else:
+                change["failGroup"] = r.randint(0, 5)
+            sc.add({"apiVersion": SIM, "kind": "Change", "metadata": meta(f"{name}-change-{k}"), "spec": change})
 
 
 def admit_in_input(r, cq, info, pod_sets, flavors, used):
@@ -712,7 +794,7 @@ def repair(docs):
 
 
 # Document kinds in the order the shrinker tries to drop them.
-DROP_ORDER = ["Workload", "Change", "LocalQueue", "ClusterQueue", "Cohort", "WorkloadPriorityClass",
+DROP_ORDER = ["Workload", "LeaderWorkerSet", "Change", "LocalQueue", "ClusterQueue", "Cohort", "WorkloadPriorityClass",
               "Namespace", "ResourceFlavor", "Configuration", "Simulation"]
 
 
