@@ -21,6 +21,7 @@ using cluster::ClusterState;
 using cluster::CqId;
 using cluster::WorkloadId;
 using cluster::WorkloadPhase;
+using cluster::WorkloadPhaseName;
 using cluster::WorkloadRecord;
 using quota::FrId;
 using quota::NodeId;
@@ -141,7 +142,7 @@ absl::Status CheckWorkloadStates(const ClusterState& state, const std::string& w
       if (!wl.admission.has_value() || wl.admission->cq != cq) {
         return Violation("a ClusterQueue lists only workloads that hold its quota", where,
                          fmt::format("ClusterQueue \"{}\" lists workload \"{}\" ({}), which {}", info.name,
-                                     wl.key.empty() ? fmt::format("id {}", id) : wl.key, cluster::WorkloadPhaseName(wl.phase),
+                                     wl.key.empty() ? fmt::format("id {}", id) : wl.key, WorkloadPhaseName(wl.phase),
                                      wl.admission.has_value()
                                          ? fmt::format("holds quota in ClusterQueue \"{}\"",
                                                        state.cq(wl.admission->cq).name)
@@ -161,7 +162,7 @@ absl::Status CheckWorkloadStates(const ClusterState& state, const std::string& w
     const bool reserved_phase = wl.phase == WorkloadPhase::kQuotaReserved || wl.phase == WorkloadPhase::kAdmitted;
     if (holds != reserved_phase) {
       return Violation("a workload holds quota exactly when QuotaReserved or Admitted", where,
-                       fmt::format("workload \"{}\" is {} and {}", wl.key, cluster::WorkloadPhaseName(wl.phase),
+                       fmt::format("workload \"{}\" is {} and {}", wl.key, WorkloadPhaseName(wl.phase),
                                    holds ? fmt::format("holds quota in ClusterQueue \"{}\"",
                                                        state.cq(wl.admission->cq).name)
                                          : std::string("holds no quota")));
@@ -189,14 +190,14 @@ absl::Status CheckWorkloadStates(const ClusterState& state, const std::string& w
     if (wl.queue_state == cluster::QueueState::kInflight) {
       return Violation("no workload is left in flight between cycles", where,
                        fmt::format("workload \"{}\" ({}) is still popped by a finished cycle", wl.key,
-                                   cluster::WorkloadPhaseName(wl.phase)));
+                                   WorkloadPhaseName(wl.phase)));
     }
     const bool terminal = wl.phase == WorkloadPhase::kFinished || wl.phase == WorkloadPhase::kDeactivated ||
                           wl.phase == WorkloadPhase::kNotArrived;
     if (terminal && wl.queue_state != cluster::QueueState::kNotQueued) {
       return Violation("no workload is in two states", where,
                        fmt::format("workload \"{}\" is {} and {}",
-                                   wl.key.empty() ? fmt::format("id {}", id) : wl.key, cluster::WorkloadPhaseName(wl.phase),
+                                   wl.key.empty() ? fmt::format("id {}", id) : wl.key, WorkloadPhaseName(wl.phase),
                                    QueueStateName(wl.queue_state)));
     }
   }
@@ -365,15 +366,15 @@ absl::Status CheckOwnedWorkloads(const ClusterState& state, const std::string& w
     if (wl.owner < 0 || wl.owner_index < 0) {
       return Violation("a group's Workload belongs to a LeaderWorkerSet group", where,
                        fmt::format("workload \"{}\" ({}) has owner {} and group index {}", wl.key,
-                                   cluster::WorkloadPhaseName(wl.phase), wl.owner, wl.owner_index));
+                                   WorkloadPhaseName(wl.phase), wl.owner, wl.owner_index));
     }
     auto [it, inserted] = live.try_emplace({wl.owner, wl.owner_index}, id);
     if (!inserted) {
       const WorkloadRecord& other = state.workload(it->second);
       return Violation("a LeaderWorkerSet group has at most one live Workload", where,
                        fmt::format("group {} of LeaderWorkerSet #{} has workload \"{}\" ({}) and workload \"{}\" ({})",
-                                   wl.owner_index, wl.owner, other.key, cluster::WorkloadPhaseName(other.phase), wl.key,
-                                   cluster::WorkloadPhaseName(wl.phase)));
+                                   wl.owner_index, wl.owner, other.key, WorkloadPhaseName(other.phase), wl.key,
+                                   WorkloadPhaseName(wl.phase)));
     }
   }
   return absl::OkStatus();
