@@ -321,9 +321,20 @@ class JsonBuilder {
     last_end_ = text_.data();
     const std::string_view root_token = root.raw_json_token();
     if (root_token.empty() || !GapIs(root_token.data(), 0)) return false;
+    // Outside a flow collection YAML takes a tab for indentation, which it
+    // refuses: before the root, and at the start of a line after it.
+    if (std::string_view(text_.data(), static_cast<size_t>(root_token.data() - text_.data())).find('\t') !=
+        std::string_view::npos) {
+      return false;
+    }
     if (!ParseValue(root, 1, /*top_level_mapping=*/true, &root_node)) return false;
     // Anything after the JSON text (a second document, YAML) is libyaml's.
     if (!GapIs(text_.data() + text_.size(), 0)) return false;
+    const std::string_view trailing(last_end_, static_cast<size_t>(text_.data() + text_.size() - last_end_));
+    if (const size_t newline = trailing.find_first_of("\r\n");
+        newline != std::string_view::npos && trailing.find('\t', newline) != std::string_view::npos) {
+      return false;
+    }
     const char* after = nullptr;
     if (json.current_location().get(after) == simdjson::SUCCESS) return false;
     if (doc_.nodes().size() > max_expanded_) return false;

@@ -196,6 +196,12 @@ TEST(JsonFastPathTest, FallsBackOnWhatIsNotPlainJson) {
       // found by an hour-long fuzz run), alone and as a List's item.
       "[\"a\": 1]",
       "{\"kind\": \"List\", \"items\": [\n \"kind\": \"Workload\",\n ]\n}\n",
+      // Tabs outside the flow collections, which YAML takes for indentation
+      // (found by the same run).
+      "\t\t[\t\t]",
+      " \t{\"a\": 1}",
+      "[1]\n\t",
+      "{\"a\": 1}\n \t\n",
   };
   for (const std::string& input : inputs) {
     const FastRead fast = ReadFast(input);
@@ -207,6 +213,16 @@ TEST(JsonFastPathTest, FallsBackOnWhatIsNotPlainJson) {
 
 // Setup: more than 16 keys (the sorted duplicate check) with one repeated.
 // Expect: a fallback, and libyaml's message naming both positions.
+// Setup: tabs where YAML allows them: inside the flow collections (on the
+// same line or a new one) and right after the root on its line.
+// Expect: read fast, as libyaml reads them.
+TEST(JsonFastPathTest, TabsInsideTheTextAreReadFast) {
+  for (const std::string input : {"[\t1,\t2\t]", "{\"a\":\t[\n\t1]\n}", "[1]\t", "[1] \t\n", "[1]\r\n"}) {
+    EXPECT_FALSE(ReadFast(input).result.fell_back) << input;
+    ExpectSameAsLibyaml(input);
+  }
+}
+
 TEST(JsonFastPathTest, DuplicateKeyInLargeMappingFallsBack) {
   std::string text = "{";
   for (int i = 0; i < 40; ++i) text += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
