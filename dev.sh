@@ -26,6 +26,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 PACKAGES=(build-essential cmake pkg-config python3 libabsl-dev libboost-graph-dev libfmt-dev
           nlohmann-json3-dev libyaml-cpp-dev libyaml-dev libsimdjson-dev libre2-dev libcli11-dev libgtest-dev libgmock-dev
+          libmimalloc-dev  # the allocator of the kueuesim command (docs/performance.md#the-allocator)
           googletest libbenchmark-dev pybind11-dev python3-dev
           python3-pandas   # DataFrames of the Python module (docs/python.md#tables), tested with and without it
           tzdata     # IANA time zones for CronJob spec.timeZone (absl::LoadTimeZone reads /usr/share/zoneinfo)

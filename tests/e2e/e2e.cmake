@@ -106,3 +106,16 @@ add_test(NAME e2e.random_clusters
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/random_clusters.py
           --sim $<TARGET_FILE:kueuesim_cli> --seeds ${KUEUESIM_RANDOM_CLUSTER_SEEDS})
 set_tests_properties(e2e.random_clusters PROPERTIES TIMEOUT 600)
+# The command allocates with mimalloc on large OS pages, unless the
+# environment sets MIMALLOC_LARGE_OS_PAGES (cli/main.cc,
+# docs/performance.md#the-allocator). mimalloc lists its options as it starts.
+if(KUEUESIM_USE_MIMALLOC)
+  add_test(NAME e2e.allocator_large_pages
+    COMMAND ${CMAKE_COMMAND} -E env MIMALLOC_VERBOSE=1 $<TARGET_FILE:kueuesim_cli> policies)
+  set_tests_properties(e2e.allocator_large_pages PROPERTIES
+    PASS_REGULAR_EXPRESSION "mimalloc: option 'large_os_pages': 1")
+  add_test(NAME e2e.allocator_setting_kept
+    COMMAND ${CMAKE_COMMAND} -E env MIMALLOC_VERBOSE=1 MIMALLOC_LARGE_OS_PAGES=0 $<TARGET_FILE:kueuesim_cli> policies)
+  set_tests_properties(e2e.allocator_setting_kept PROPERTIES
+    PASS_REGULAR_EXPRESSION "mimalloc: option 'large_os_pages': 0")
+endif()
