@@ -47,7 +47,7 @@ def main():
         if mismatch or errors or len(names) != 16:
             sys.exit(f"FAIL: point files differ between --jobs 1 and --jobs {args.jobs}: {mismatch + errors}")
     s, p = statistics.median(serial), statistics.median(parallel)
-    print(f"sweep of 16 points: --jobs 1 {s:.2f} s, --jobs {args.jobs} {p:.2f} s (median of {args.rounds}); "
+    print(f"sweep of 16 points: --jobs 1 {s * 1000:.0f} ms, --jobs {args.jobs} {p * 1000:.0f} ms (median of {args.rounds}); "
           f"speed-up {s / p:.2f}x; point files identical")
 
 
