@@ -60,14 +60,17 @@ absl::StatusOr<std::unique_ptr<ClusterRuntime>> ClusterRuntime::Create(
   runtime->check_stats_.assign(spec.admission_checks.size(), AdmissionCheckStats());
   runtime->retry_eviction_immediate_ = settings.admission_check_retry_eviction == "Immediate";
   runtime->requeue_pending_.assign(static_cast<size_t>(runtime->state_->tree().num_nodes()), false);
-  runtime->state_->ReserveWorkloads(workloads.size());
-  for (model::Workload& wl : workloads) {
+  // The loaded workloads stay where the loader put them: the records point
+  // into one shared block (an aliasing shared_ptr each), instead of a copy
+  // of each workload made next to the vector it came from, which was the
+  // peak of loading a large export (docs/performance.md). The block goes
+  // when the last of its workloads is released.
+  auto loaded = std::make_shared<const std::vector<model::Workload>>(std::move(workloads));
+  runtime->state_->ReserveWorkloads(loaded->size());
+  for (const model::Workload& wl : *loaded) {
     KUEUESIM_RETURN_IF_ERROR(
-        runtime->state_->AddWorkload(std::make_shared<const model::Workload>(std::move(wl))).status());
-    wl = model::Workload();  // its storage goes as it is taken
+        runtime->state_->AddWorkload(std::shared_ptr<const model::Workload>(loaded, &wl)).status());
   }
-  workloads.clear();
-  workloads.shrink_to_fit();
   LwsOptions lws_options;
   lws_options.version =
       settings.lws_version == "v0.8" ? workloads::LwsVersion::kV0_8 : workloads::LwsVersion::kV0_10;
