@@ -58,6 +58,8 @@ SHELL_LANGS = {"", "sh", "bash", "console", "shell", "text"}
 # A line that runs kueuesim: the command word kueuesim (not "kueuesim:", the
 # prefix of its messages), a path ending in /kueuesim, or dev.sh.
 RUNS_KUEUESIM = re.compile(r"(^|[\s;&|(`$])(\S*/)?kueuesim(\s|$)|(^|\s)\./dev\.sh\s")
+# Seconds a command may take; sanitizer builds, several times slower, pass
+# more (--command-timeout, tests/e2e/e2e.cmake).
 COMMAND_TIMEOUT = 120
 # A path of one machine (a home or work directory) has no place in the docs.
 MACHINE_PATH = re.compile(r"(?<![\w.])/(work|home|root|Users)/")
@@ -179,7 +181,7 @@ def scratch_dir(source, sim, parent):
     return work
 
 
-def run_page(path, blocks, source, sim, bin_dir, parent, updates=None):
+def run_page(path, blocks, source, sim, bin_dir, parent, updates=None, command_timeout=COMMAND_TIMEOUT):
     failures = []
     work = None
     env = dict(os.environ)
@@ -207,9 +209,9 @@ def run_page(path, blocks, source, sim, bin_dir, parent, updates=None):
             argv = ["bash", "-c", "{\n" + command + "\n} 2>&1"]
             try:
                 r = subprocess.run(argv, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   timeout=COMMAND_TIMEOUT)
+                                   timeout=command_timeout)
             except subprocess.TimeoutExpired:
-                failures.append(f"{block.where()}: `{command}` ran longer than {COMMAND_TIMEOUT}s")
+                failures.append(f"{block.where()}: `{command}` ran longer than {command_timeout:g}s")
                 continue
             got = r.stdout.decode("utf-8", "replace").split("\n")
             while got and got[-1].strip() == "":
@@ -259,6 +261,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--sim", required=True)
     parser.add_argument("--source", required=True)
+    parser.add_argument("--command-timeout", type=float, default=COMMAND_TIMEOUT,
+                        help=f"seconds a command may run (default {COMMAND_TIMEOUT})")
     parser.add_argument("--list", action="store_true", help="list the blocks and their markers; run nothing")
     parser.add_argument("--update", action="store_true",
                         help="write the printed output into the pages where it differs (no \"...\" in it)")
@@ -298,7 +302,8 @@ def main():
             skipped += sum(1 for b in blocks if b.marker == "nocheck")
             if not args.list:
                 updates = [] if args.update else None
-                failures += run_page(os.path.relpath(page), blocks, source, sim, bin_dir, parent, updates)
+                failures += run_page(os.path.relpath(page), blocks, source, sim, bin_dir, parent, updates,
+                                     command_timeout=args.command_timeout)
                 if updates:
                     update_page(page, updates)
     for failure in failures:

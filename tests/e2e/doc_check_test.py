@@ -54,13 +54,22 @@ BAD = {
 }
 
 
-def check(sim, source, text, tmp, name):
+def check(sim, source, text, tmp, name, extra=()):
     page = os.path.join(tmp, name + ".md")
     with open(page, "w") as f:
         f.write(text)
     r = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "doc_check.py"), "--sim", sim,
-                        "--source", source, page], capture_output=True, text=True, timeout=120)
+                        "--source", source, *extra, page], capture_output=True, text=True, timeout=120)
     return r.returncode, r.stdout + r.stderr
+
+
+# A command that outlives --command-timeout fails, naming the command and the limit.
+SLOW = f"""<!-- check -->
+{FENCE}console
+$ sleep 5; kueuesim --version
+kueuesim ...
+{FENCE}
+"""
 
 
 def main():
@@ -80,9 +89,13 @@ def main():
             if code == 0 or needle not in out or name.replace(" ", "-") + ".md:" not in out:
                 print(f"FAIL: {name}: want a failure with {needle!r} naming the page:\n{out}")
                 failures += 1
+        code, out = check(sim, source, SLOW, tmp, "slow", ["--command-timeout", "0.5"])
+        if code == 0 or "ran longer than 0.5s" not in out or "sleep 5" not in out:
+            print(f"FAIL: a command over --command-timeout does not fail as it should:\n{out}")
+            failures += 1
     if failures:
         return 1
-    print(f"doc check test: the good page passes, {len(BAD)} bad pages fail")
+    print(f"doc check test: the good page passes, {len(BAD)} bad pages fail, a command over its time fails")
     return 0
 
 
