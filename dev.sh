@@ -17,8 +17,9 @@
 # Other commands: ./dev.sh deps | build | bench | fuzz [SECONDS]
 #   ./dev.sh fuzz [SECONDS]  build the libFuzzer targets of tests/fuzz with clang
 #                   (installed if missing) into build/fuzz and run each for
-#                   SECONDS (default 180) on its corpus and dictionary; crashes
-#                   go to tests/fuzz/regressions/<target>/ (docs/fuzzing.md)
+#                   SECONDS (default 180; 0: build only) on its corpus and
+#                   dictionary; crashes go to tests/fuzz/regressions/<target>/
+#                   (docs/fuzzing.md)
 # Environment: JOBS (parallel jobs, default: number of cores).
 set -euo pipefail
 
@@ -145,6 +146,9 @@ build_fuzzers() {  # build-dir
 cmd_fuzz() {  # seconds
   log "building the fuzz targets (clang, libFuzzer + ASan + UBSan) in build/fuzz"
   build_fuzzers "$ROOT/build/fuzz"
+  # 0: build only (libFuzzer would read -max_total_time=0 as "no limit");
+  # tests/fuzz/long_run.sh runs the targets by CPU time.
+  if [ "${1:-180}" = "0" ]; then return 0; fi
   run_fuzzers "$ROOT/build/fuzz" "${1:-180}"
 }
 
