@@ -251,7 +251,7 @@ void Scheduler::Nominate(std::vector<Entry>* entries, std::vector<Entry>* inadmi
       e.nominated = true;
       continue;
     }
-    e.last_assignment = wl.last_assignment;
+    e.last_assignment = wl.last_assignment.ToOptional();
     inadmissible->push_back(std::move(e));
     entries->pop_back();
   }

@@ -128,7 +128,7 @@ flavor::TasPlacementResult TasPlacer::Place(cluster::CqId /*cq*/, cluster::Workl
       p.name = spec.name;
       p.count = ps.count;
       p.single_pod_requests = info.tas_per_pod;
-      if (IsExplicit(spec)) p.topology_request = spec.topology_request;
+      if (IsExplicit(spec)) p.topology_request = spec.topology_request.ToOptional();
       if (spec.topology_request.has_value()) p.group_name = spec.topology_request->pod_set_group_name;
       p.node_selector = spec.node_selector;
       p.required_affinity = spec.required_affinity;

@@ -153,7 +153,7 @@ void ClusterRuntime::OnSecondPass(WorkloadId id, uint32_t generation) {
       p.count = wl.admission->pod_sets[i].count;
       p.single_pod_requests = info.tas_per_pod;
       if (spec.topology_request.has_value() && spec.topology_request->IsExplicit()) {
-        p.topology_request = spec.topology_request;
+        p.topology_request = spec.topology_request.ToOptional();
       }
       if (spec.topology_request.has_value()) p.group_name = spec.topology_request->pod_set_group_name;
       p.node_selector = spec.node_selector;

@@ -577,7 +577,7 @@ bool ClusterRuntime::RunCycle() {
     std::vector<int64_t> scan_state;
     for (WorkloadId id : result.requeued_with_pending_flavors) {
       scan_state.push_back(static_cast<int64_t>(id));
-      const std::optional<cluster::LastAssignmentState>& last = state_->workload(id).last_assignment;
+      const Boxed<cluster::LastAssignmentState>& last = state_->workload(id).last_assignment;
       if (!last.has_value()) continue;
       for (const auto& tried : last->last_tried_flavor_idx) {
         scan_state.push_back(-2 - static_cast<int64_t>(tried.size()));
@@ -1133,7 +1133,7 @@ void ClusterRuntime::OnRequeueBackoffFinished(WorkloadId id, uint32_t generation
 
 bool ClusterRuntime::HeldByInputRequeueState(WorkloadId id) {
   WorkloadRecord& wl = state_->workload(id);
-  const std::optional<std::string>& reason = wl.spec->requeued_false_reason;
+  const Boxed<std::string>& reason = wl.spec->requeued_false_reason;
   if (wl.input_backoff_seen) return false;  // arrived before: the input's state is spent
   wl.input_backoff_seen = true;
   const bool backoff_reason = !reason.has_value() || *reason == "PodsReadyTimeout" || *reason == "AdmissionCheck";

@@ -218,7 +218,7 @@ void ClusterRuntime::OnNodeReplacement(WorkloadId id, uint32_t generation) {
     p.name = spec.name;
     p.count = wl.admission->pod_sets[i].count;
     p.single_pod_requests = info.tas_per_pod;
-    if (spec.topology_request.has_value() && spec.topology_request->IsExplicit()) p.topology_request = spec.topology_request;
+    if (spec.topology_request.has_value() && spec.topology_request->IsExplicit()) p.topology_request = spec.topology_request.ToOptional();
     p.node_selector = spec.node_selector;
     p.required_affinity = spec.required_affinity;
     for (const auto& term : spec.preferred_affinity) p.preferred_affinity.push_back({term.weight, term.preference});

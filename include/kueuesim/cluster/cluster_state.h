@@ -18,6 +18,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
+#include "kueuesim/base/boxed.h"
 #include "kueuesim/base/quantity.h"
 #include "kueuesim/base/time.h"
 #include "kueuesim/cluster/pending_condition.h"
@@ -229,8 +230,11 @@ struct WorkloadRecord {
   WorkloadPhase phase = WorkloadPhase::kNotArrived;
   QueueState queue_state = QueueState::kNotQueued;
   CqId queued_cq = kNone;   // the ClusterQueue whose queue holds it
-  std::optional<LastAssignmentState> last_assignment;
-  std::optional<AdmissionState> admission;
+  // On the heap (base/boxed.h): a record without them, the pending and the
+  // finished, is 250 bytes smaller, and a large load holds tens of
+  // thousands of records.
+  Boxed<LastAssignmentState> last_assignment;
+  Boxed<AdmissionState> admission;
   UnixMicros quota_reserved_at = 0;
   SimTime admitted_at = 0;
   SimTime running_since = 0;  // when its pods started (for work lost)

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "kueuesim/base/boxed.h"
 #include "kueuesim/base/quantity.h"
 #include "kueuesim/base/time.h"
 
@@ -479,7 +480,8 @@ struct PodSet {
   std::vector<PreferredSchedulingTerm> preferred_affinity;
   std::vector<Toleration> tolerations;
   std::string priority_class_name;  // the pod template's priorityClassName
-  std::optional<TopologyRequest> topology_request;
+  // On the heap (base/boxed.h): 256 bytes inline, and most pod sets have none.
+  Boxed<TopologyRequest> topology_request;
   std::vector<PodResourceClaim> resource_claims;  // spec.resourceClaims
 };
 
@@ -538,8 +540,9 @@ struct Workload {
   // empty: from source_kind), for default-duration rules and messages.
   std::string object_kind;
 
-  // status
-  std::optional<Admission> admission;
+  // status (the admission on the heap, base/boxed.h: few loaded Workloads
+  // have one)
+  Boxed<Admission> admission;
   std::optional<UnixMicros> quota_reserved_time;  // QuotaReserved lastTransitionTime
   std::optional<UnixMicros> admitted_time;        // Admitted lastTransitionTime
   bool finished = false;                          // condition Finished is True
@@ -553,9 +556,9 @@ struct Workload {
   std::optional<UnixMicros> requeue_at;
   // The Requeued condition when False: its reason (nullopt when the
   // condition is absent or True).
-  std::optional<std::string> requeued_false_reason;
+  Boxed<std::string> requeued_false_reason;
   // QuotaReserved=False with reason OnHold (workload.IsOnHold): its message.
-  std::optional<std::string> on_hold_message;
+  Boxed<std::string> on_hold_message;
   // WaitingForReplacementPods=True: not admissible until the job's
   // controller replaces its failed pods (workload.IsAdmissible).
   bool waiting_for_replacement_pods = false;
