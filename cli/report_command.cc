@@ -466,7 +466,7 @@ ResultsCommands::ResultsCommands(CLI::App* app) {
       "      scenarios/capacity-planning/more-lending.yaml,scenarios/capacity-planning/common.yaml");
 
   sweep_ = app->add_subcommand("sweep", "Run the grid points of the scenario's Sweep (one summary JSON per point)");
-  sweep_->add_option("files", sweep_files_, "Scenario files, one of them declaring a kueuesim.io/v1alpha1 Sweep")
+  sweep_->add_option("files", sweep_files_, "Scenario files or directories, one of them declaring a kueuesim.io/v1alpha1 Sweep")
       ->required();
   sweep_->add_option("--out", sweep_out_, "Directory for the point-NNNNNN.json files")->required();
   sweep_->add_option("--shard", sweep_shard_,

@@ -42,7 +42,7 @@ constexpr UnixMicros kDefaultStartTime = 1735689600LL * kSecond;  // 2025-01-01T
 
 class Loader {
  public:
-  explicit Loader(const LoadOptions& options) : budget_(options.limits) {}
+  explicit Loader(const LoadOptions& options) : budget_(options.limits), on_sweep_(options.on_sweep) {}
 
   // Reads one document of a stream. Files are read with their Lists split
   // (doc::ReadOptions::split_list_items): the items of a List arrive first,
@@ -557,9 +557,10 @@ class Loader {
     }
     if (kind == "Trace") return LoadTrace(object);
     if (kind == "Sweep") {
-      // A parameter grid for `kueuesim sweep` (sweep/sweep.h reads it); a
-      // single run simulates the scenario as written.
-      return absl::OkStatus();
+      // A parameter grid for `kueuesim sweep` (sweep/sweep.h reads it,
+      // through LoadOptions::on_sweep); a single run simulates the scenario
+      // as written.
+      return on_sweep_ ? on_sweep_(object.node()) : absl::OkStatus();
     }
     return object.Field("kind").Error(
         fmt::format("unknown kueuesim.io/v1alpha1 kind \"{}\" (valid: Simulation, Cluster, Change, NodePool, AutoscalerPool, Trace, Sweep)",
@@ -773,6 +774,7 @@ class Loader {
   };
 
   Budget budget_;
+  std::function<absl::Status(const doc::Node& root)> on_sweep_;
   std::vector<DeferredReplicas> deferred_;
   std::vector<DeferredPool> deferred_pools_;
   std::vector<std::unique_ptr<doc::Document>> kept_documents_;

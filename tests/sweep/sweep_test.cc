@@ -1,6 +1,7 @@
 // Tests for kueuesim/sweep: the grid numbering, shard assignment (every
 // point in exactly one shard), --shard parsing, applying a point to a
-// scenario, and Sweep decoding errors that name file, line and field.
+// scenario, Sweep decoding errors that name file, line and field, and
+// RunSweep reading the grid and the scenario in one pass.
 #include "kueuesim/sweep/sweep.h"
 
 #include <filesystem>
@@ -137,6 +138,57 @@ TEST(SweepTest, DecodingErrorsNameFileLineAndField) {
   EXPECT_EQ(none.status().code(), absl::StatusCode::kNotFound);
   const std::string two = WriteTemp("two-sweeps", std::string(kSweep) + "---\n" + kSweep);
   EXPECT_THAT(std::string(LoadSweep({two}).status().message()), HasSubstr("a second Sweep"));
+}
+
+// RunSweep takes the grid from the same pass over the files as the
+// scenario (LoadOptions::on_sweep), so a directory of files works as it
+// does for `run`, and the Sweep's own errors still name its file and line.
+TEST(SweepTest, RunSweepReadsTheGridAndTheScenarioInOnePass) {
+  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  const std::filesystem::path root = std::filesystem::temp_directory_path() / ("sweep-run-" + test);
+  std::filesystem::remove_all(root);
+  const auto write = [](const std::filesystem::path& path, const std::string& text) {
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream(path) << text;
+  };
+  const std::string cluster = ResourceFlavorYaml("f") + ClusterQueueYaml("a", {"cpu"}, {{"f", {"4"}, {}}});
+  const std::string grid = R"(apiVersion: kueuesim.io/v1alpha1
+kind: Sweep
+metadata: {name: two}
+spec:
+  parameters:
+  - name: a-cpu
+    quota: {clusterQueue: a, flavor: f, resource: cpu, field: nominalQuota}
+    values: ["1", "2"]
+)";
+  write(root / "good" / "a-cluster.yaml", cluster);
+  write(root / "good" / "b-sweep.yaml", grid);
+  SweepOptions options;
+  options.jobs = 2;
+  auto ran = RunSweep({(root / "good").string()}, (root / "out").string(), options);
+  ASSERT_THAT(ran, IsOk());
+  EXPECT_EQ(*ran, 2);
+  EXPECT_TRUE(std::filesystem::exists(root / "out" / "point-000000.json"));
+  EXPECT_TRUE(std::filesystem::exists(root / "out" / "point-000001.json"));
+
+  // A malformed Sweep: its file and line, from the loader's pass.
+  std::string bad = grid;
+  bad.replace(bad.find("field: nominalQuota"), 19, "field: quota");
+  write(root / "bad" / "cluster.yaml", cluster);
+  write(root / "bad" / "sweep.yaml", bad);
+  auto malformed = RunSweep({(root / "bad" / "cluster.yaml").string(), (root / "bad" / "sweep.yaml").string()},
+                            (root / "out-bad").string(), options);
+  EXPECT_EQ(malformed.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(malformed.status().message()),
+              HasSubstr((root / "bad" / "sweep.yaml").string() + ":7: Sweep two: spec.parameters[0] (a-cpu).quota.field"));
+
+  // No Sweep, or two.
+  auto none = RunSweep({(root / "good" / "a-cluster.yaml").string()}, (root / "out-none").string(), options);
+  EXPECT_EQ(none.status().code(), absl::StatusCode::kNotFound);
+  write(root / "two" / "cluster.yaml", cluster + grid + "---\n" + grid);
+  auto two = RunSweep({(root / "two" / "cluster.yaml").string()}, (root / "out-two").string(), options);
+  EXPECT_THAT(std::string(two.status().message()), HasSubstr("a second Sweep"));
+  std::filesystem::remove_all(root);
 }
 
 }  // namespace

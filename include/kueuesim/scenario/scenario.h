@@ -10,6 +10,7 @@
 #define KUEUESIM_SCENARIO_SCENARIO_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@
 
 #include "absl/status/statusor.h"
 #include "kueuesim/base/time.h"
+#include "kueuesim/doc/document.h"
 #include "kueuesim/model/feature_gates.h"
 #include "kueuesim/model/objects.h"
 #include "kueuesim/scenario/limits.h"
@@ -214,6 +216,11 @@ struct Scenario {
 // spec.limits.
 struct LoadOptions {
   LimitOverrides limits;
+  // Called, when set, with the root of each kueuesim.io/v1alpha1 Sweep
+  // document in the order read; an error ends the load with it. The loader
+  // itself ignores Sweeps: `kueuesim sweep` reads its grid this way, in the
+  // same pass over the files as the scenario.
+  std::function<absl::Status(const doc::Node& root)> on_sweep;
 };
 absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths,
                                            const LoadOptions& options = {});

@@ -101,7 +101,9 @@ struct SweepOptions {
 // and writes one file per
 // point: OUT/point-<number>.json = {"sweep", "point", "points",
 // "parameters": {name: value}, "figures": {...}, "summary": {...}}.
-// Returns the number of points run.
+// Returns the number of points run. `files` are read once, as
+// scenario::LoadScenarioFiles reads them (directories included); the Sweep
+// comes from that same pass.
 absl::StatusOr<int64_t> RunSweep(const std::vector<std::string>& files, const std::string& out_dir,
                                  const SweepOptions& options);
 
