@@ -725,7 +725,10 @@ class MappedFile {
     if (base == MAP_FAILED) return nullptr;
     auto mapped = std::unique_ptr<MappedFile>(new MappedFile(static_cast<char*>(base), size, total, page));
     if (mmap(base, file_length, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED) return nullptr;
-    madvise(base, file_length, MADV_SEQUENTIAL | MADV_WILLNEED);
+    // Two calls: advice values are not flags (SEQUENTIAL | WILLNEED is
+    // WILLNEED alone).
+    madvise(base, file_length, MADV_SEQUENTIAL);
+    madvise(base, file_length, MADV_WILLNEED);
     return mapped;
   }
   ~MappedFile() { munmap(base_, mapped_); }
