@@ -81,6 +81,16 @@ constexpr int kExitUsage = 2;
 constexpr int kExitRunFailed = 3;
 constexpr int kExitThresholdsFailed = 4;
 
+// The command is about to exit: a simulation that holds every loaded
+// Workload and its record is left for the operating system to reclaim
+// instead of being freed object by object (2 % of `validate` on an export
+// of 82,000 Workloads, docs/performance.md). Its pointer stays reachable
+// from here, so leak checkers do not count it.
+void LeaveForExit(std::unique_ptr<kueuesim::sim::Simulation> simulation) {
+  static auto* const kept = new std::vector<kueuesim::sim::Simulation*>();
+  kept->push_back(simulation.release());
+}
+
 int Fail(const absl::Status& status) {
   std::fprintf(stderr, "kueuesim: error: %s\n", kueuesim::StatusMessage(status).c_str());
   return status.code() == absl::StatusCode::kInvalidArgument || status.code() == absl::StatusCode::kNotFound ||
@@ -262,6 +272,7 @@ int Run(const RunArgs& given_args) {
     std::fwrite(text.data(), 1, text.size(), text_out);
     if (!report->ok()) return kExitThresholdsFailed;
   }
+  LeaveForExit(*std::move(simulation));
   return kExitOk;
 }
 
@@ -298,6 +309,7 @@ int Validate(const std::vector<std::string>& files, bool strict, const std::stri
   std::printf("valid: %lld objects in %lld documents, %zu cluster(s), %zu workload(s)%s\n",
               static_cast<long long>(objects), static_cast<long long>(documents), loaded.clusters.size(), workloads,
               traces.c_str());
+  LeaveForExit(*std::move(simulation));
   return kExitOk;
 }
 

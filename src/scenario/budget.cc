@@ -139,10 +139,14 @@ absl::Status Budget::Add(Kind kind, int64_t n, const FieldReader& field) {
 }
 
 absl::Status Budget::Add(Kind kind, int64_t n, const std::string& where) {
+  return Add(kind, n, [&where] { return where; });
+}
+
+absl::Status Budget::Add(Kind kind, int64_t n, absl::FunctionRef<std::string()> where) {
   int64_t& total = totals_[static_cast<int>(kind)];
   auto sum = CheckedAdd(total, n);
   if (n < 0 || !sum.has_value() || *sum > limit(kind)) {
-    return InvalidArgument(fmt::format("{}: {}", where, Crossing(kind, n)));
+    return InvalidArgument(fmt::format("{}: {}", where(), Crossing(kind, n)));
   }
   total = *sum;
   return absl::OkStatus();
@@ -159,8 +163,12 @@ absl::Status Budget::CheckTime(SimDuration value, const FieldReader& field) cons
 }
 
 absl::Status Budget::CheckTime(SimDuration value, const std::string& where) const {
+  return CheckTime(value, [&where] { return where; });
+}
+
+absl::Status Budget::CheckTime(SimDuration value, absl::FunctionRef<std::string()> where) const {
   if (value <= limits_.time) return absl::OkStatus();
-  return InvalidArgument(fmt::format("{}: {}", where, TimeCrossing(value)));
+  return InvalidArgument(fmt::format("{}: {}", where(), TimeCrossing(value)));
 }
 
 absl::Status Budget::Finish() const {

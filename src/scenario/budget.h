@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "kueuesim/base/time.h"
 #include "kueuesim/scenario/limits.h"
@@ -39,11 +40,15 @@ class Budget {
   // As Add, for objects not read through a FieldReader (a trace's
   // generated objects): `where` starts the message ("file:line: Trace \"x\"").
   absl::Status Add(Kind kind, int64_t n, const std::string& where);
+  // As above, with `where` made only for the error: for what is counted
+  // once per object of a large input (every Workload).
+  absl::Status Add(Kind kind, int64_t n, absl::FunctionRef<std::string()> where);
 
   // An error when `value` (a time or duration of `field`) is beyond the
   // simulated time range.
   absl::Status CheckTime(SimDuration value, const FieldReader& field) const;
   absl::Status CheckTime(SimDuration value, const std::string& where) const;
+  absl::Status CheckTime(SimDuration value, absl::FunctionRef<std::string()> where) const;
 
   // Loading ended: the totals against the final limits.
   absl::Status Finish() const;

@@ -14,7 +14,10 @@ namespace kueuesim::scenario {
 
 FieldReader::FieldReader(doc::Node node, std::shared_ptr<const std::string> object,
                          std::string path)
-    : node_(node), anchor_(node), object_(std::move(object)), path_(std::move(path)) {}
+    : node_(node), anchor_(node), object_(SharedObjectName(std::move(object))), path_(std::move(path)) {}
+
+FieldReader::FieldReader(doc::Node node, const SharedObjectName& object, std::string path)
+    : node_(node), anchor_(node), object_(object), path_(std::move(path)) {}
 
 FieldReader FieldReader::Field(std::string_view key) const {
   // Built by hand, not formatted: every field read of every object passes here.
@@ -45,7 +48,7 @@ absl::Status FieldReader::Error(const std::string& message) const {
   const doc::Node& at = node_.valid() ? node_ : anchor_;
   std::string where = at.valid() ? fmt::format("{}:{}: ", at.file(), at.position().line) : "";
   std::string field = path_.empty() ? "" : path_ + ": ";
-  return InvalidArgument(fmt::format("{}{}: {}{}", where, *object_, field, message));
+  return InvalidArgument(fmt::format("{}{}: {}{}", where, object_.text(), field, message));
 }
 
 absl::Status FieldReader::ExpectMapping() const {

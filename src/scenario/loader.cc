@@ -340,7 +340,10 @@ class Loader {
     };
     std::map<std::pair<const model::PodResources*, std::string>, Adjusted> done;
     const model::LimitRangeSummary no_limit_ranges;
-    const auto adjust = [&](const std::string& ns, const std::string& owner, model::PodSet* pod_set) -> absl::Status {
+    // `kind` and `meta` name the owner in the one error (formatted only then:
+    // this runs for every pod set loaded).
+    const auto adjust = [&](std::string_view kind, const model::ObjectMeta& meta, model::PodSet* pod_set) -> absl::Status {
+      const std::string& ns = meta.namespace_;
       // Moved out: the pod set keeps no written resources after loading.
       std::shared_ptr<const model::PodResources> written = std::move(pod_set->written_resources);
       if (written == nullptr || (summaries.empty() && runtime_classes.empty())) return absl::OkStatus();
@@ -357,9 +360,9 @@ class Loader {
         if (adjusted.changed) adjusted.totals = model::ComputePodRequests(pod);
         if (adjusted.totals.overflowed.has_value()) {
           return absl::InvalidArgumentError(fmt::format(
-              "{} pod set \"{}\": with the RuntimeClass overhead and the LimitRange defaults of namespace \"{}\", "
-              "the pod's total request of {} overflows int64",
-              owner, pod_set->name, ns, *adjusted.totals.overflowed));
+              "{} \"{}/{}\" pod set \"{}\": with the RuntimeClass overhead and the LimitRange defaults of namespace "
+              "\"{}\", the pod's total request of {} overflows int64",
+              kind, meta.namespace_, meta.name, pod_set->name, ns, *adjusted.totals.overflowed));
         }
         if (summary != summaries.end()) {
           adjusted.violations = model::ValidateLimitRanges(
@@ -376,23 +379,20 @@ class Loader {
       return absl::OkStatus();
     };
     for (model::Workload& workload : cluster->workloads) {
-      const std::string owner = fmt::format("Workload \"{}/{}\"", workload.meta.namespace_, workload.meta.name);
       for (model::PodSet& pod_set : workload.pod_sets) {
-        KUEUESIM_RETURN_IF_ERROR(adjust(workload.meta.namespace_, owner, &pod_set));
+        KUEUESIM_RETURN_IF_ERROR(adjust("Workload", workload.meta, &pod_set));
       }
     }
     for (model::LeaderWorkerSet& lws : cluster->leader_worker_sets) {
-      const std::string owner = fmt::format("LeaderWorkerSet \"{}/{}\"", lws.meta.namespace_, lws.meta.name);
       if (lws.leader_template.has_value()) {
-        KUEUESIM_RETURN_IF_ERROR(adjust(lws.meta.namespace_, owner, &*lws.leader_template));
+        KUEUESIM_RETURN_IF_ERROR(adjust("LeaderWorkerSet", lws.meta, &*lws.leader_template));
       }
-      KUEUESIM_RETURN_IF_ERROR(adjust(lws.meta.namespace_, owner, &lws.worker_template));
+      KUEUESIM_RETURN_IF_ERROR(adjust("LeaderWorkerSet", lws.meta, &lws.worker_template));
     }
     for (model::CronJob& cron_job : cluster->cron_jobs) {
       if (!cron_job.job_workload.has_value()) continue;
-      const std::string owner = fmt::format("CronJob \"{}/{}\"", cron_job.meta.namespace_, cron_job.meta.name);
       for (model::PodSet& pod_set : cron_job.job_workload->pod_sets) {
-        KUEUESIM_RETURN_IF_ERROR(adjust(cron_job.meta.namespace_, owner, &pod_set));
+        KUEUESIM_RETURN_IF_ERROR(adjust("CronJob", cron_job.meta, &pod_set));
       }
     }
     return absl::OkStatus();
@@ -712,12 +712,14 @@ class Loader {
   // A static workload: counted (unless its owner counted it) and its times
   // within the simulated time range.
   absl::Status CheckWorkloadBudget(const model::Workload& workload, bool counted) {
-    const std::string where =
-        fmt::format("{}: Workload \"{}\"", workload.meta.source.ToString(), workload.meta.name);
-    if (!counted) KUEUESIM_RETURN_IF_ERROR(budget_.Add(Budget::Kind::kWorkloads, 1, where));
-    KUEUESIM_RETURN_IF_ERROR(budget_.CheckTime(workload.arrival, where + ": arrival"));
+    // Runs for every Workload loaded: the message is made only for an error.
+    const auto where = [&workload](std::string_view what) {
+      return fmt::format("{}: Workload \"{}\"{}", workload.meta.source.ToString(), workload.meta.name, what);
+    };
+    if (!counted) KUEUESIM_RETURN_IF_ERROR(budget_.Add(Budget::Kind::kWorkloads, 1, [&] { return where(""); }));
+    KUEUESIM_RETURN_IF_ERROR(budget_.CheckTime(workload.arrival, [&] { return where(": arrival"); }));
     if (workload.duration.has_value()) {
-      KUEUESIM_RETURN_IF_ERROR(budget_.CheckTime(*workload.duration, where + ": duration"));
+      KUEUESIM_RETURN_IF_ERROR(budget_.CheckTime(*workload.duration, [&] { return where(": duration"); }));
     }
     return absl::OkStatus();
   }
