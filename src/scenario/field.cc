@@ -12,6 +12,14 @@
 
 namespace kueuesim::scenario {
 
+const std::string& SharedObjectName::text() const {
+  if (block_->name == nullptr) {
+    block_->name = std::make_shared<const std::string>(
+        block_->object_name.empty() ? block_->kind : fmt::format("{} \"{}\"", block_->kind, block_->object_name));
+  }
+  return *block_->name;
+}
+
 FieldReader::FieldReader(doc::Node node, std::shared_ptr<const std::string> object,
                          std::string path)
     : node_(node), anchor_(node), object_(SharedObjectName(std::move(object))), path_(std::move(path)) {}

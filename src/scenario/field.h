@@ -30,7 +30,12 @@ namespace kueuesim::scenario {
 // as the loader's do.
 class SharedObjectName {
  public:
-  explicit SharedObjectName(std::shared_ptr<const std::string> name) : block_(new Block{std::move(name), 1}) {}
+  explicit SharedObjectName(std::shared_ptr<const std::string> name) : block_(new Block{1, std::move(name), {}, {}}) {}
+  // `KIND "NAME"` (KIND alone for an empty name), formatted when first
+  // asked for: most objects never are, having no error.
+  static SharedObjectName Of(std::string kind, std::string name) {
+    return SharedObjectName(new Block{1, nullptr, std::move(kind), std::move(name)});
+  }
   SharedObjectName(const SharedObjectName& other) : block_(other.block_) {
     if (block_ != nullptr) ++block_->holders;
   }
@@ -43,13 +48,16 @@ class SharedObjectName {
     if (block_ != nullptr && --block_->holders == 0) delete block_;
   }
 
-  const std::string& text() const { return *block_->name; }
+  const std::string& text() const;
 
  private:
   struct Block {
-    std::shared_ptr<const std::string> name;
     int64_t holders;
+    std::shared_ptr<const std::string> name;  // made on first use for Of()
+    std::string kind;
+    std::string object_name;
   };
+  explicit SharedObjectName(Block* block) : block_(block) {}
   Block* block_;
 };
 
@@ -57,6 +65,9 @@ class FieldReader {
  public:
   // `object` names the enclosing object for messages, e.g. `ClusterQueue "a"`.
   FieldReader(doc::Node node, std::shared_ptr<const std::string> object, std::string path);
+  // The same, with the name shared with other readers (children: Field,
+  // Index) or made lazily (SharedObjectName::Of).
+  FieldReader(doc::Node node, const SharedObjectName& object, std::string path);
 
   const doc::Node& node() const { return node_; }
   bool present() const { return node_.valid() && !node_.IsNull(); }
@@ -102,9 +113,6 @@ class FieldReader {
   doc::Node node_;
   // The last present ancestor, for the line of errors about absent fields.
   doc::Node anchor_;
-  // A child of a reader (Field, Index): the same object name.
-  FieldReader(doc::Node node, const SharedObjectName& object, std::string path);
-
   SharedObjectName object_;
   std::string path_;
 };

@@ -119,8 +119,7 @@ class Loader {
   }
 
   absl::Status LoadNode(const doc::Node& root, bool in_list) {
-    auto object_name = std::make_shared<const std::string>("object");
-    FieldReader top(root, object_name, "");
+    FieldReader top(root, SharedObjectName::Of("object", ""), "");
     if (!root.IsMapping()) return top.Error("a manifest must be a mapping with apiVersion and kind");
     KUEUESIM_ASSIGN_OR_RETURN(std::string api_version, top.Field("apiVersion").String());
     KUEUESIM_ASSIGN_OR_RETURN(std::string kind, top.Field("kind").String());
@@ -141,9 +140,7 @@ class Loader {
     } else if (auto generated = ObjectName(root)) {
       name = *std::move(generated);  // metadata.generateName
     }
-    FieldReader object(root, std::make_shared<const std::string>(
-                                 name.empty() ? kind : fmt::format("{} \"{}\"", kind, name)),
-                       "");
+    FieldReader object(root, SharedObjectName::Of(kind, name), "");
     const std::string group = api_version.substr(0, api_version.find('/'));
     const bool v1beta1 = api_version == "kueue.x-k8s.io/v1beta1" ||
                          api_version == "config.kueue.x-k8s.io/v1beta1";

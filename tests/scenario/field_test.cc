@@ -1,6 +1,7 @@
 // Tests for FieldReader (src/scenario/field.h): a child reader names its
 // object and path in errors, also after the reader it came from is gone
-// (the object's name is shared by count), and copies and moves keep it.
+// (the object's name is shared by count), copies and moves keep it, and a
+// lazily made name reads as an eager one.
 #include "scenario/field.h"
 
 #include <memory>
@@ -50,6 +51,19 @@ TEST(FieldReaderTest, CopiesAndMovesShareTheName) {
   for (const FieldReader& reader : readers) EXPECT_EQ(reader.object(), "ClusterQueue \"a\"");
   EXPECT_THAT(std::string(readers.back().Field("name").Int64().status().message()),
               HasSubstr("ClusterQueue \"a\": metadata.name: \"a\" is not an integer"));
+}
+
+// A name made with SharedObjectName::Of is formatted when first asked for,
+// as `KIND "NAME"`, or KIND alone for an empty name.
+TEST(FieldReaderTest, LazyNamesFormatAsKindAndName) {
+  auto docs = doc::ReadAllFromString(kYaml, "field.yaml");
+  ASSERT_TRUE(docs.ok()) << docs.status();
+  FieldReader named((*docs)[0].root(), SharedObjectName::Of("ClusterQueue", "a"), "");
+  EXPECT_THAT(std::string(named.Field("spec").Field("cohort").String().status().message()),
+              HasSubstr("field.yaml:5: ClusterQueue \"a\": spec.cohort: must be a string"));
+  EXPECT_EQ(named.Field("metadata").object(), "ClusterQueue \"a\"");
+  FieldReader unnamed((*docs)[0].root(), SharedObjectName::Of("object", ""), "");
+  EXPECT_EQ(unnamed.Field("kind").object(), "object");
 }
 
 }  // namespace
