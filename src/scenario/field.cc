@@ -13,16 +13,17 @@
 namespace kueuesim::scenario {
 
 const std::string& SharedObjectName::text() const {
-  if (block_->name == nullptr) {
-    block_->name = std::make_shared<const std::string>(
-        block_->object_name.empty() ? block_->kind : fmt::format("{} \"{}\"", block_->kind, block_->object_name));
+  if (!block_->made) {
+    block_->text = block_->object_name.empty() ? block_->kind
+                                               : fmt::format("{} \"{}\"", block_->kind, block_->object_name);
+    block_->made = true;
   }
-  return *block_->name;
+  return block_->text;
 }
 
 FieldReader::FieldReader(doc::Node node, std::shared_ptr<const std::string> object,
                          std::string path)
-    : node_(node), anchor_(node), object_(SharedObjectName(std::move(object))), path_(std::move(path)) {}
+    : node_(node), anchor_(node), object_(SharedObjectName(*object)), path_(std::move(path)) {}
 
 FieldReader::FieldReader(doc::Node node, const SharedObjectName& object, std::string path)
     : node_(node), anchor_(node), object_(object), path_(std::move(path)) {}

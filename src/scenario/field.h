@@ -30,11 +30,11 @@ namespace kueuesim::scenario {
 // as the loader's do.
 class SharedObjectName {
  public:
-  explicit SharedObjectName(std::shared_ptr<const std::string> name) : block_(new Block{1, std::move(name), {}, {}}) {}
+  explicit SharedObjectName(const std::string& text) : block_(new Block{1, true, text, {}, {}}) {}
   // `KIND "NAME"` (KIND alone for an empty name), formatted when first
   // asked for: most objects never are, having no error.
   static SharedObjectName Of(std::string kind, std::string name) {
-    return SharedObjectName(new Block{1, nullptr, std::move(kind), std::move(name)});
+    return SharedObjectName(new Block{1, false, {}, std::move(kind), std::move(name)});
   }
   SharedObjectName(const SharedObjectName& other) : block_(other.block_) {
     if (block_ != nullptr) ++block_->holders;
@@ -53,8 +53,9 @@ class SharedObjectName {
  private:
   struct Block {
     int64_t holders;
-    std::shared_ptr<const std::string> name;  // made on first use for Of()
-    std::string kind;
+    bool made;         // `text` is set (for Of(), on first use)
+    std::string text;
+    std::string kind;  // Of()'s parts
     std::string object_name;
   };
   explicit SharedObjectName(Block* block) : block_(block) {}

@@ -461,22 +461,29 @@ absl::StatusOr<Sweep> OneSweep(std::vector<Sweep> found, const std::vector<std::
 
 }  // namespace
 
-absl::StatusOr<Sweep> LoadSweep(const std::vector<std::string>& files) {
+namespace {
+
+struct ScenarioWithSweep {
+  scenario::Scenario scenario;
+  Sweep sweep;
+};
+
+// The scenario and its one Sweep, in one pass over the files: the loader
+// hands over each Sweep document it meets (LoadOptions::on_sweep).
+absl::StatusOr<ScenarioWithSweep> LoadScenarioWithSweep(const std::vector<std::string>& files) {
   std::vector<Sweep> found;
-  for (const std::string& file : files) {
-    absl::Status status = doc::ReadFile(file, [&](doc::Document&& document) -> absl::Status {
-      doc::Node root = document.root();
-      if (!root.IsMapping()) return absl::OkStatus();
-      doc::Node kind = root.Get("kind");
-      doc::Node api = root.Get("apiVersion");
-      if (!kind.IsScalar() || kind.scalar() != "Sweep" || !api.IsScalar() || api.scalar() != kApiVersion) {
-        return absl::OkStatus();
-      }
-      return CollectSweep(root, &found);
-    });
-    if (!status.ok()) return status;
-  }
-  return OneSweep(std::move(found), files);
+  scenario::LoadOptions load_options;
+  load_options.on_sweep = [&found](const doc::Node& root) { return CollectSweep(root, &found); };
+  KUEUESIM_ASSIGN_OR_RETURN(scenario::Scenario loaded, scenario::LoadScenarioFiles(files, load_options));
+  KUEUESIM_ASSIGN_OR_RETURN(Sweep sweep, OneSweep(std::move(found), files));
+  return ScenarioWithSweep{std::move(loaded), std::move(sweep)};
+}
+
+}  // namespace
+
+absl::StatusOr<Sweep> LoadSweep(const std::vector<std::string>& files) {
+  KUEUESIM_ASSIGN_OR_RETURN(ScenarioWithSweep loaded, LoadScenarioWithSweep(files));
+  return std::move(loaded.sweep);
 }
 
 absl::Status ApplyObjectField(const SweepParameter& p, const std::string& value, scenario::ClusterSpec* cluster) {
@@ -699,14 +706,9 @@ int DefaultSweepJobs() {
 absl::StatusOr<int64_t> RunSweep(const std::vector<std::string>& files, const std::string& out_dir,
                                  const SweepOptions& options) {
   if (options.jobs < 1) return absl::InvalidArgumentError(fmt::format("--jobs {}: must be at least 1", options.jobs));
-  // The grid and the scenario in one pass over the files: the loader hands
-  // over each Sweep document it meets (reading the files twice was a sixth
-  // of a short sweep's time, docs/sweeps.md).
-  std::vector<Sweep> found;
-  scenario::LoadOptions load_options;
-  load_options.on_sweep = [&found](const doc::Node& root) { return CollectSweep(root, &found); };
-  KUEUESIM_ASSIGN_OR_RETURN(scenario::Scenario base, scenario::LoadScenarioFiles(files, load_options));
-  KUEUESIM_ASSIGN_OR_RETURN(Sweep sweep, OneSweep(std::move(found), files));
+  KUEUESIM_ASSIGN_OR_RETURN(ScenarioWithSweep loaded, LoadScenarioWithSweep(files));
+  const Sweep& sweep = loaded.sweep;
+  const scenario::Scenario& base = loaded.scenario;
   std::error_code error;
   std::filesystem::create_directories(out_dir, error);
   if (error || !std::filesystem::is_directory(out_dir)) {

@@ -69,9 +69,10 @@ struct Sweep {
   std::vector<size_t> Coordinates(int64_t point) const;
 };
 
-// Finds the one Sweep object in the scenario files. NotFound when there is
-// none; InvalidArgument (naming file, line and field) when it is malformed
-// or there are several.
+// Finds the one Sweep object in the scenario files, read as
+// scenario::LoadScenarioFiles reads them (the scenario must load). NotFound
+// when there is none; InvalidArgument (naming file, line and field) when it
+// is malformed or there are several.
 absl::StatusOr<Sweep> LoadSweep(const std::vector<std::string>& files);
 
 // The scenario with point `point`'s values applied. Errors name the Sweep
