@@ -396,7 +396,7 @@ absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model
   std::string key;
   key.reserve(spec->meta.namespace_.size() + 1 + spec->meta.name.size());
   key.append(spec->meta.namespace_).append("/").append(spec->meta.name);
-  if (workload_index_.count(key)) {
+  if (workload_index_.contains(std::string_view(key))) {
     return InvalidArgument(fmt::format("{}: Workload \"{}\": duplicate workload", spec->meta.source.ToString(), key));
   }
   // The record is built in its slot (it is large); a workload refused on
@@ -555,7 +555,7 @@ absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model
   // The hash must never be the "unknown" 0.
   record.scheduling_hash = hash == 0 ? 1 : hash;
   record.spec = std::move(spec);
-  workload_index_.emplace(record.key, id);
+  workload_index_.insert(id);
   built = true;
   return id;
 }
@@ -563,7 +563,7 @@ absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model
 void ClusterState::ReleaseWorkload(WorkloadId id) {
   WorkloadRecord& wl = workloads_[static_cast<size_t>(id)];
   KUEUESIM_CHECK(!wl.admission.has_value() && wl.queue_state == QueueState::kNotQueued);
-  workload_index_.erase(wl.key);
+  workload_index_.erase(id);
   ++wl.run_generation;
   ResetSlot(id);
 }

@@ -87,6 +87,11 @@ const std::string& Node::file() const {
   return doc_->file();
 }
 
+std::shared_ptr<const std::string> Node::shared_file() const {
+  if (!valid()) return nullptr;
+  return doc_->shared_file();
+}
+
 std::string_view Node::scalar() const {
   if (!IsScalar()) return {};
   const Document::NodeData& data = doc_->nodes_[index_];

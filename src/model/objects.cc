@@ -2,15 +2,23 @@
 #include "kueuesim/model/objects.h"
 
 #include <memory>
+#include <ostream>
 #include <utility>
 
 #include <fmt/format.h>
 
 namespace kueuesim::model {
 
+const std::string& SourceFile::EmptyName() {
+  static const std::string* const empty = new std::string();
+  return *empty;
+}
+
+std::ostream& operator<<(std::ostream& out, const SourceFile& file) { return out << file.str(); }
+
 std::string SourceRef::ToString() const {
   if (file.empty()) return "<input>";
-  return fmt::format("{}:{}", file, line);
+  return fmt::format("{}:{}", file.str(), line);
 }
 
 namespace {

@@ -681,7 +681,7 @@ absl::StatusOr<model::ObjectMeta> DecodeMeta(const FieldReader& object, bool nam
     KUEUESIM_ASSIGN_OR_RETURN(meta.creation_timestamp,
                               metadata.Field("creationTimestamp").Timestamp());
   }
-  meta.source.file = object.node().file();
+  meta.source.file = object.node().shared_file();
   meta.source.line = object.node().position().line;
   return meta;
 }
@@ -1293,7 +1293,7 @@ absl::StatusOr<std::optional<model::Workload>> DecodeJobWithMeta(const FieldRead
 absl::StatusOr<model::Configuration> DecodeConfiguration(const FieldReader& object,
                                                          KueueApiVersion version) {
   model::Configuration config;
-  config.source.file = object.node().file();
+  config.source.file = object.node().shared_file();
   config.source.line = object.node().position().line;
   // Fair sharing: v1beta2 turns it on by the block's presence; v1beta1 uses
   // fairSharing.enable.
@@ -1466,7 +1466,7 @@ absl::Status DecodeSimulation(const FieldReader& object, SimulationSettings* set
       spec, {"startTime", "evictionDelay", "nodeFailureDelay", "defaultStartupDelay", "cycleDuration",
              "inadmissibleRequeueDelay", "cronJobHorizon", "until", "seed", "leaderWorkerSet", "defaultDurations",
              "multiKueue", "autoscaler", "admissionChecks", "policies", "limits"}));
-  settings->source.file = object.node().file();
+  settings->source.file = object.node().shared_file();
   settings->source.line = object.node().position().line;
   if (spec.Field("startTime").present()) {
     KUEUESIM_ASSIGN_OR_RETURN(settings->start_time, spec.Field("startTime").Timestamp());
@@ -1542,7 +1542,7 @@ absl::Status DecodeSimulation(const FieldReader& object, SimulationSettings* set
                                PolicyField{"dispatcher", &settings->dispatcher}}) {
     FieldReader policy = policies.Field(f.name);
     if (!policy.present()) continue;
-    f.target->source.file = policy.node().file();
+    f.target->source.file = policy.node().shared_file();
     f.target->source.line = policy.node().position().line;
     if (policy.node().IsScalar()) {
       KUEUESIM_ASSIGN_OR_RETURN(f.target->name, policy.String());

@@ -107,7 +107,7 @@ absl::Status DecodeDefaultDurations(const FieldReader& field, std::vector<Defaul
     KUEUESIM_RETURN_IF_ERROR(item.ExpectMapping());
     KUEUESIM_RETURN_IF_ERROR(CheckFields(item, {"match", "duration", "distribution"}));
     DefaultDurationRule rule;
-    rule.source.file = item.node().file();
+    rule.source.file = item.node().shared_file();
     rule.source.line = item.node().position().line;
     FieldReader match = item.Field("match");
     KUEUESIM_RETURN_IF_ERROR(match.ExpectMapping());

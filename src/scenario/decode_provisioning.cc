@@ -394,7 +394,7 @@ absl::StatusOr<model::Change> DecodeAutoscalerPoolChange(const FieldReader& spec
 namespace kueuesim::scenario {
 namespace {
 
-std::string Where(const model::ObjectMeta& meta) { return fmt::format("{}:{}", meta.source.file, meta.source.line); }
+std::string Where(const model::ObjectMeta& meta) { return fmt::format("{}:{}", meta.source.file.str(), meta.source.line); }
 
 absl::Status ObjectError(const model::ObjectMeta& meta, std::string_view kind, std::string_view field,
                          const std::string& message) {

@@ -262,7 +262,7 @@ absl::StatusOr<model::Change> DecodeNodeChange(const FieldReader& spec, model::C
 
 absl::StatusOr<model::Change> DecodeChange(const FieldReader& object) {
   model::Change change;
-  change.source.file = object.node().file();
+  change.source.file = object.node().shared_file();
   change.source.line = object.node().position().line;
   KUEUESIM_ASSIGN_OR_RETURN(auto name, object.Field("metadata").Field("name").OptString());
   change.name = name.value_or("");

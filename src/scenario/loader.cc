@@ -189,7 +189,7 @@ class Loader {
       for (const auto& unknown : cluster.feature_gates.Apply(cluster.configuration.feature_gates)) {
         scenario_.report.warnings.push_back(fmt::format(
             "{}:{}: Configuration: feature gate \"{}\" does not affect the simulation and is ignored",
-            cluster.configuration.source.file, cluster.configuration.source.line, unknown));
+            cluster.configuration.source.file.str(), cluster.configuration.source.line, unknown));
       }
       return absl::OkStatus();
     } else if (api_version == "v1") {

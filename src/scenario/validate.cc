@@ -24,7 +24,7 @@ namespace kueuesim::scenario {
 namespace {
 
 std::string Where(const model::ObjectMeta& meta) {
-  return fmt::format("{}:{}", meta.source.file, meta.source.line);
+  return fmt::format("{}:{}", meta.source.file.str(), meta.source.line);
 }
 
 absl::Status ObjectError(const model::ObjectMeta& meta, const std::string& kind,

@@ -16,6 +16,7 @@ absl::Status CsvFormat::OpenCsv(const TraceSpec& spec, const std::vector<std::st
                                 std::map<std::string, FieldMapping> default_mapping) {
   spec_ = spec;
   path_ = spec.path;
+  source_file_ = spec.path;
   KUEUESIM_ASSIGN_OR_RETURN(reader_, CsvReader::Open(spec.path));
   KUEUESIM_RETURN_IF_ERROR(reader_->ReadHeader());
   const std::vector<std::string>& header = reader_->header();

@@ -72,12 +72,13 @@ class CsvFormat : public RecordFormat {
   }
   // Sets the workload's source to the file and the current line.
   void SetSource(model::Workload* wl) const {
-    wl->meta.source.file = path_;
+    wl->meta.source.file = source_file_;
     wl->meta.source.line = static_cast<int32_t>(reader_->line());
   }
 
   TraceSpec spec_;
   std::string path_;
+  model::SourceFile source_file_;  // path_, shared by every workload
   Mapper mapper_;
 
  private:

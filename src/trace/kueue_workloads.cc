@@ -638,6 +638,7 @@ class KueueWorkloads : public RecordFormat {
   absl::Status Open(const TraceSpec& spec) {
     KUEUESIM_RETURN_IF_ERROR(CheckOptions(spec, {}));
     spec_ = spec;
+    source_file_ = spec.path;
     KUEUESIM_ASSIGN_OR_RETURN(input_, InputBuffer::OpenFile(spec.path));
     std::map<std::string, FieldMapping> defaults = {{"name", FieldOf("name")},
                                                     {"namespace", FieldOf("namespace")},
@@ -700,7 +701,7 @@ class KueueWorkloads : public RecordFormat {
     if (!ok || kind != "Workload") return Skip(report, ln, fmt::format("not a Workload (kind {})", kind));
     ParsedRecord record;
     model::Workload& wl = record.workload;
-    wl.meta.source.file = spec_.path;
+    wl.meta.source.file = source_file_;
     wl.meta.source.line = static_cast<int32_t>(ln);
     const json* metadata = JsonMember(item, "metadata");
     if (metadata == nullptr || !metadata->is_object()) return Skip(report, ln, "missing metadata");
@@ -838,6 +839,7 @@ class KueueWorkloads : public RecordFormat {
   }
 
   TraceSpec spec_;
+  model::SourceFile source_file_;  // spec_.path, shared by every workload
   std::unique_ptr<InputBuffer> input_;
   Mapper mapper_;
   std::vector<Extent> extents_;

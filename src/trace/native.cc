@@ -159,6 +159,7 @@ class NativeJsonl : public RecordFormat {
   absl::Status Open(const TraceSpec& spec) {
     KUEUESIM_RETURN_IF_ERROR(CheckOptions(spec, {}));
     spec_ = spec;
+    source_file_ = spec.path;
     KUEUESIM_ASSIGN_OR_RETURN(reader_, LineReader::Open(spec.path));
     KUEUESIM_ASSIGN_OR_RETURN(mapper_, Mapper::Create(spec, NativeDefaults(), nullptr));
     for (const auto& field : mapper_.FieldsRead()) extra_fields_.insert(field);
@@ -214,7 +215,7 @@ class NativeJsonl : public RecordFormat {
     }
     ParsedRecord record;
     model::Workload& wl = record.workload;
-    wl.meta.source.file = spec_.path;
+    wl.meta.source.file = source_file_;
     wl.meta.source.line = static_cast<int32_t>(ln);
     std::string reason;
     const doc::Node arrival = object.Get("arrival");
@@ -289,6 +290,7 @@ class NativeJsonl : public RecordFormat {
   }
 
   TraceSpec spec_;
+  model::SourceFile source_file_;  // spec_.path, shared by every workload
   std::unique_ptr<LineReader> reader_;
   Mapper mapper_;
   std::set<std::string, std::less<>> extra_fields_;

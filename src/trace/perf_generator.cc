@@ -397,6 +397,7 @@ class PerfGenerator : public RecordFormat {
   absl::Status Open(const TraceSpec& spec) {
     KUEUESIM_RETURN_IF_ERROR(CheckOptions(spec, {}));
     spec_ = spec;
+    source_file_ = spec.path;
     KUEUESIM_ASSIGN_OR_RETURN(config_, ConfigReader(spec.path).Read());
     queues_ = QueuesOf(config_);
     std::map<std::string, FieldMapping> defaults = {{"name", FieldOf("name")},
@@ -434,7 +435,7 @@ class PerfGenerator : public RecordFormat {
     ParsedRecord& record = out->emplace();
     record.time = cursor.time;
     model::Workload& wl = record.workload;
-    wl.meta.source.file = spec_.path;
+    wl.meta.source.file = source_file_;
     wl.meta.source.line = wt.line;
     // (emplace: the key is built once, in the map's node)
     wl.meta.labels.emplace(kRunningTimeLabel, wt.runtime_ms_text);
@@ -495,6 +496,7 @@ class PerfGenerator : public RecordFormat {
   };
 
   TraceSpec spec_;
+  model::SourceFile source_file_;  // spec_.path, shared by every workload
   PerfConfig config_;
   std::vector<Queue> queues_;
   Mapper mapper_;

@@ -20,6 +20,7 @@ namespace {
 
 using ::kueuesim::testing::BuildClusterState;
 using ::kueuesim::testing::ClusterQueueYaml;
+using ::kueuesim::testing::IsOk;
 using ::kueuesim::testing::LocalQueueYaml;
 using ::kueuesim::testing::ResourceFlavorYaml;
 using ::kueuesim::testing::StatusIs;
@@ -422,6 +423,43 @@ TEST(ClusterStateWorkloadTest, DuplicateWorkloadIsRejected) {
   auto again = state->AddWorkload(state->workload(0).spec);
   EXPECT_THAT(again, StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("default/w")));
   EXPECT_EQ(state->num_workloads(), 1);
+}
+
+// Setup: 300 workloads added one by one (the record table grows and the
+// key index rehashes many times), with short keys (kept inside the record's
+// string) and long ones (on the heap); then copies of some of them, and a
+// released one added again.
+// Invariant: the index refuses every duplicate key whatever the table's
+// growth moved, accepts new keys, and forgets a released workload's key
+// (its slot's next occupant may reuse it) while still refusing the others.
+TEST(ClusterStateWorkloadTest, DuplicatesAreFoundAcrossGrowthAndRelease) {
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(auto state, BuildClusterState(WorkloadYaml("w")));
+  const std::shared_ptr<const model::Workload> w = state->workload(0).spec;
+  auto named = [&](const std::string& name) {
+    auto wl = std::make_shared<model::Workload>(*w);
+    wl->meta.name = name;
+    return std::shared_ptr<const model::Workload>(std::move(wl));
+  };
+  std::vector<std::string> names;
+  for (int i = 0; i < 300; ++i) {
+    names.push_back(i % 2 == 0 ? "s" + std::to_string(i) : "a-rather-long-workload-name-" + std::to_string(i));
+    ASSERT_THAT(state->AddWorkload(named(names.back())), IsOk());
+  }
+  ASSERT_EQ(state->live_workloads(), 301);
+  for (const std::string& name : {names[0], names[1], names[150], names[299], std::string("w")}) {
+    EXPECT_THAT(state->AddWorkload(named(name)),
+                StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("default/" + name + "\": duplicate")))
+        << name;
+  }
+  const WorkloadId released = FindWorkload(*state, "default/" + names[7]);
+  ASSERT_NE(released, kNone);
+  state->ReleaseWorkload(released);
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(WorkloadId again, state->AddWorkload(named(names[7])));
+  EXPECT_EQ(again, released);
+  EXPECT_THAT(state->AddWorkload(named(names[7])), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("duplicate workload")));
+  EXPECT_THAT(state->AddWorkload(named(names[8])), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("duplicate workload")));
+  EXPECT_THAT(state->AddWorkload(named("fresh")), IsOk());
+  EXPECT_EQ(state->live_workloads(), 302);
 }
 
 // Setup: a transformation cpu -> example.org/credits 9E per cpu (Retain);

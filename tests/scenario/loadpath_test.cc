@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "kueuesim/base/time.h"
@@ -231,6 +232,40 @@ TEST_F(DirectoryTest, LoadsYamlYmlAndJsonInNameOrderNotSubdirectories) {
   for (const auto& flavor : s.clusters[0].resource_flavors) names.push_back(flavor.meta.name);
   EXPECT_THAT(names, ElementsAre("first", "second", "third"));
   EXPECT_EQ(s.clusters[0].resource_flavors[0].meta.source.file, (dir_ / "a.yaml").string());
+}
+
+// Setup: one file of three Workloads (two documents, then a List of one),
+// one of a ResourceFlavor, and a JSON file of two Workloads.
+// Invariant: every object names its file, and the objects of one file share
+// one copy of the name (a large export holds tens of thousands of objects
+// per file); objects of different files do not.
+TEST_F(DirectoryTest, ObjectsOfOneFileShareTheirFileName) {
+  auto document = [](const std::string& name) {
+    const std::string yaml = ::kueuesim::testing::WorkloadYaml(name);  // ends with "---\n"
+    return yaml.substr(0, yaml.size() - 4);
+  };
+  const std::string list =
+      "apiVersion: v1\nkind: List\nitems:\n- " + absl::StrReplaceAll(document("w3"), {{"\n", "\n  "}}) + "\n";
+  Write("a.yaml", document("w1") + "---\n" + document("w2") + "---\n" + list);
+  Write("b.yaml", ::kueuesim::testing::ResourceFlavorYaml("f"));
+  const std::string json_workload = R"({"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload",
+      "metadata": {"name": "NAME", "namespace": "default"},
+      "spec": {"queueName": "q", "podSets": [{"name": "main", "count": 1,
+        "template": {"spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}}}]}})";
+  Write("c.json", R"({"apiVersion": "v1", "kind": "List", "items": [)" +
+                      absl::StrReplaceAll(json_workload, {{"NAME", "j1"}}) + ", " +
+                      absl::StrReplaceAll(json_workload, {{"NAME", "j2"}}) + "]}\n");
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadScenarioFiles({dir_.string()}));
+  const auto& workloads = s.clusters[0].workloads;
+  ASSERT_EQ(workloads.size(), 5u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(workloads[i].meta.source.file, (dir_ / "a.yaml").string()) << i;
+    EXPECT_EQ(&workloads[i].meta.source.file.str(), &workloads[0].meta.source.file.str()) << i;
+  }
+  EXPECT_EQ(s.clusters[0].resource_flavors[0].meta.source.file, (dir_ / "b.yaml").string());
+  EXPECT_NE(&s.clusters[0].resource_flavors[0].meta.source.file.str(), &workloads[0].meta.source.file.str());
+  EXPECT_EQ(workloads[3].meta.source.file, (dir_ / "c.json").string());
+  EXPECT_EQ(&workloads[4].meta.source.file.str(), &workloads[3].meta.source.file.str());
 }
 
 TEST_F(DirectoryTest, EmptyDirectoryIsAnError) {

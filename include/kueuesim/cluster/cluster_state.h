@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "kueuesim/base/boxed.h"
@@ -202,19 +203,21 @@ struct AdmissionCheckStatus {
 };
 
 struct WorkloadRecord {
+  // (A large load holds tens of thousands of records: the members are
+  // ordered so that none leaves padding, the flags and one-byte states
+  // together at the end.)
+
   // Identity.
   std::string key;  // "namespace/name"
   std::shared_ptr<const model::Workload> spec;
   NamespaceId ns = kNone;
   LqId lq = kNone;
   int32_t priority = 0;
+  int32_t input_subsequence = 0;
   UnixMicros creation = 0;
   int64_t input_sequence = 0;
-  int32_t input_subsequence = 0;
   absl::InlinedVector<PodSetInfo, 1> pod_sets;  // (most workloads have one)
-  bool partially_admissible = false;
   uint64_t scheduling_hash = 0;
-  bool has_closed_preemption_gate = false;
 
   // The controller that owns the workload (an LWS group), or kNone; the
   // owner drives its pods' readiness.
@@ -226,10 +229,9 @@ struct WorkloadRecord {
   std::optional<SimDuration> duration;
   SimDuration startup_delay = 0;
 
-  // Life cycle.
-  WorkloadPhase phase = WorkloadPhase::kNotArrived;
-  QueueState queue_state = QueueState::kNotQueued;
+  // Life cycle (its phase and queue state are among the flags below).
   CqId queued_cq = kNone;   // the ClusterQueue whose queue holds it
+  int32_t holding_index = kNone;  // position in ClusterQueueInfo::holding
   // On the heap (base/boxed.h): a record without them, the pending and the
   // finished, is 250 bytes smaller, and a large load holds tens of
   // thousands of records.
@@ -239,24 +241,14 @@ struct WorkloadRecord {
   SimTime admitted_at = 0;
   SimTime running_since = 0;  // when its pods started (for work lost)
   SimDuration lost_run_time = 0;  // run time thrown away by the last eviction
-  bool evicted = false;       // eviction issued, quota not yet released
-  EvictionReason eviction_reason = EvictionReason::kNotEvicted;
   // The Evicted condition's message of the last eviction (Kueue's wording,
   // e.g. "Preempted to accommodate a workload (UID: ...) due to ...").
   std::string eviction_message;
   UnixMicros evicted_at = 0;
-  bool pods_ready = false;
-  // Whether the pods were ready since the admission: Kueue's PodsReady
-  // timeout then no longer applies, only recoveryTimeout (from when they
-  // stopped being ready, at recovery_deadline).
-  bool pods_ready_once = false;
   std::optional<SimTime> recovery_deadline;
   // Admission checks of its ClusterQueue that apply to its flavors, while
   // it holds quota.
   std::vector<AdmissionCheckStatus> checks;
-  // Runs elsewhere (a MultiKueue worker): its check controller reports pod
-  // readiness and completion instead of the runtime's timers.
-  bool runs_remotely = false;
   // Why the last deactivation happened (RequeuingLimitExceeded,
   // AdmissionCheck).
   std::string_view deactivation_reason;
@@ -271,17 +263,10 @@ struct WorkloadRecord {
   PendingCondition pending;
   // Queue-order timestamp (workload.Ordering.GetQueueOrderTimestamp).
   UnixMicros queue_order_timestamp = 0;
-  // Requeue state (status.requeueState) and the Requeued condition.
-  int32_t requeue_count = 0;
+  // Requeue state (status.requeueState) and the Requeued condition (its
+  // flag is among the flags below).
   std::optional<UnixMicros> requeue_at;
-  bool requeued_condition_false = false;
-  // The input's requeue state was looked at (on its first arrival).
-  bool input_backoff_seen = false;
-  int32_t holding_index = kNone;  // position in ClusterQueueInfo::holding
-  bool snapshot_removed = false;  // removed from the snapshot by a simulation
-  // Admitted in the running cycle: its usage counts, but the cycle's
-  // snapshot does not list it among the queue's workloads yet.
-  bool admitted_in_cycle = false;
+  int32_t requeue_count = 0;
   uint32_t run_generation = 0;    // invalidates stale timed events
   // Admitted time thrown away by evictions so far (Kueue's
   // accumulatedPastExecutionTimeSeconds counts it toward
@@ -290,12 +275,35 @@ struct WorkloadRecord {
 
   // Statistics.
   int32_t times_evicted = 0;
-  // status.unhealthyNodes: nodes of its topology assignment that failed
-  // (TASFailedNodeReplacement); cleared by a replacement or an eviction.
-  std::vector<std::string> unhealthy_nodes;
   int32_t times_preempted = 0;
   SimTime first_reserved_at = -1;
   SimTime finished_at = -1;
+  // status.unhealthyNodes: nodes of its topology assignment that failed
+  // (TASFailedNodeReplacement); cleared by a replacement or an eviction.
+  std::vector<std::string> unhealthy_nodes;
+
+  // One-byte states and flags.
+  WorkloadPhase phase = WorkloadPhase::kNotArrived;
+  QueueState queue_state = QueueState::kNotQueued;
+  EvictionReason eviction_reason = EvictionReason::kNotEvicted;
+  bool partially_admissible = false;
+  bool has_closed_preemption_gate = false;
+  bool evicted = false;       // eviction issued, quota not yet released
+  bool pods_ready = false;
+  // Whether the pods were ready since the admission: Kueue's PodsReady
+  // timeout then no longer applies, only recoveryTimeout (from when they
+  // stopped being ready, at recovery_deadline).
+  bool pods_ready_once = false;
+  // Runs elsewhere (a MultiKueue worker): its check controller reports pod
+  // readiness and completion instead of the runtime's timers.
+  bool runs_remotely = false;
+  bool requeued_condition_false = false;
+  // The input's requeue state was looked at (on its first arrival).
+  bool input_backoff_seen = false;
+  bool snapshot_removed = false;  // removed from the snapshot by a simulation
+  // Admitted in the running cycle: its usage counts, but the cycle's
+  // snapshot does not list it among the queue's workloads yet.
+  bool admitted_in_cycle = false;
 
   bool HoldsQuota() const { return admission.has_value(); }
 };
@@ -453,7 +461,27 @@ class ClusterState {
   // objects or mappings and no workload has claimed any yet.
   std::unique_ptr<dra::Charger> dra_charger_;
   std::vector<WorkloadId> free_slots_;
-  absl::flat_hash_map<std::string, WorkloadId> workload_index_;
+  // The live workloads by key ("namespace/name"), for refusing duplicates:
+  // a set of ids whose hash and equality read the key in the record, so the
+  // key is stored once (a large load would otherwise hold a second copy of
+  // every key). Looked up with a string_view. Ids stay valid while their
+  // record is live; ReleaseWorkload erases before the slot is reset.
+  struct WorkloadKeyHash {
+    using is_transparent = void;
+    const std::vector<WorkloadRecord>* records = nullptr;
+    size_t operator()(std::string_view key) const { return absl::Hash<std::string_view>()(key); }
+    size_t operator()(WorkloadId id) const { return (*this)(std::string_view((*records)[static_cast<size_t>(id)].key)); }
+  };
+  struct WorkloadKeyEq {
+    using is_transparent = void;
+    const std::vector<WorkloadRecord>* records = nullptr;
+    std::string_view Key(WorkloadId id) const { return (*records)[static_cast<size_t>(id)].key; }
+    std::string_view Key(std::string_view key) const { return key; }
+    template <typename A, typename B>
+    bool operator()(const A& a, const B& b) const { return Key(a) == Key(b); }
+  };
+  absl::flat_hash_set<WorkloadId, WorkloadKeyHash, WorkloadKeyEq> workload_index_{
+      0, WorkloadKeyHash{&workloads_}, WorkloadKeyEq{&workloads_}};
   std::unique_ptr<TasCache> tas_;
 };
 

@@ -59,6 +59,10 @@ class Node {
   Position position() const;
   // The file name the document was read from (for messages).
   const std::string& file() const;
+  // The same name as the document holds it, shared by every node of every
+  // document of the file (for objects that keep it, model::SourceFile);
+  // null for an invalid node.
+  std::shared_ptr<const std::string> shared_file() const;
 
   // Scalars. REQUIRES: IsScalar().
   std::string_view scalar() const;
@@ -121,6 +125,7 @@ class Document {
   // The root node; invalid for an empty document.
   Node root() const;
   const std::string& file() const { return *file_; }
+  const std::shared_ptr<const std::string>& shared_file() const { return file_; }
   // 0-based index of this document in its stream (skipped empty documents
   // count).
   int index() const { return index_; }

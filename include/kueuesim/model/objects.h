@@ -13,7 +13,9 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <iosfwd>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -23,9 +25,38 @@
 
 namespace kueuesim::model {
 
+// The name of the file an object was read from, for messages. Copies
+// share one copy of the name: a large load holds tens of thousands of
+// objects of one file, and the loaders hand every object of a file the
+// same SourceFile (doc::Node::shared_file). A SourceFile made from a
+// string holds its own copy.
+class SourceFile {
+ public:
+  SourceFile() = default;
+  SourceFile(std::shared_ptr<const std::string> name)  // NOLINT(google-explicit-constructor): reads as its name
+      : name_(std::move(name)) {}
+  SourceFile(std::string name)  // NOLINT(google-explicit-constructor)
+      : name_(std::make_shared<const std::string>(std::move(name))) {}
+  SourceFile(const char* name) : SourceFile(std::string(name)) {}  // NOLINT(google-explicit-constructor)
+
+  const std::string& str() const { return name_ != nullptr ? *name_ : EmptyName(); }
+  operator const std::string&() const { return str(); }  // NOLINT(google-explicit-constructor)
+  bool empty() const { return str().empty(); }
+
+  friend bool operator==(const SourceFile& a, const SourceFile& b) { return a.str() == b.str(); }
+  friend bool operator==(const SourceFile& a, const std::string& b) { return a.str() == b; }
+  friend bool operator==(const SourceFile& a, std::string_view b) { return a.str() == b; }
+  friend bool operator==(const SourceFile& a, const char* b) { return a.str() == b; }
+  friend std::ostream& operator<<(std::ostream& out, const SourceFile& file);
+
+ private:
+  static const std::string& EmptyName();
+  std::shared_ptr<const std::string> name_;
+};
+
 // Where an object came from, for messages: "cluster.yaml:12".
 struct SourceRef {
-  std::string file;
+  SourceFile file;
   int32_t line = 0;
   std::string ToString() const;
 };
@@ -523,13 +554,13 @@ enum class WorkloadSourceKind { kWorkload, kJob, kPod, kPodGroup, kDeployment, k
 struct Workload {
   ObjectMeta meta;
   WorkloadSourceKind source_kind = WorkloadSourceKind::kWorkload;
+  bool active = true;
   std::string queue_name;
   std::vector<PodSet> pod_sets;
   std::optional<int32_t> priority;        // spec.priority
   std::string priority_class_name;        // spec.priorityClassRef.name
   std::string priority_class_source;      // "kueue.x-k8s.io/workloadpriorityclass" or
                                           // "scheduling.k8s.io/priorityclass"
-  bool active = true;
   std::vector<std::string> preemption_gates;  // gate names (closed)
   std::optional<int32_t> maximum_execution_time_seconds;
   // batch/v1 Job spec.activeDeadlineSeconds: the Job fails (its Workload
@@ -546,14 +577,14 @@ struct Workload {
   std::optional<UnixMicros> quota_reserved_time;  // QuotaReserved lastTransitionTime
   std::optional<UnixMicros> admitted_time;        // Admitted lastTransitionTime
   bool finished = false;                          // condition Finished is True
-  // status.accumulatedPastExecutionTimeSeconds
-  int64_t accumulated_past_execution_seconds = 0;
-  std::vector<std::pair<std::string, std::string>> admission_check_states;  // name, state
   // status.requeueState: the evictions counted toward waitForPodsReady's
   // backoffLimitCount, and the end of the current backoff (the queue holds
   // the workload until then).
   int32_t requeue_count = 0;
   std::optional<UnixMicros> requeue_at;
+  // status.accumulatedPastExecutionTimeSeconds
+  int64_t accumulated_past_execution_seconds = 0;
+  std::vector<std::pair<std::string, std::string>> admission_check_states;  // name, state
   // The Requeued condition when False: its reason (nullopt when the
   // condition is absent or True).
   Boxed<std::string> requeued_false_reason;
@@ -562,6 +593,10 @@ struct Workload {
   // WaitingForReplacementPods=True: not admissible until the job's
   // controller replaces its failed pods (workload.IsAdmissible).
   bool waiting_for_replacement_pods = false;
+  // Position of the object in the input, for ties ("first in the file first"),
+  // then among the workloads made from one object (a LeaderWorkerSet's
+  // group index; input_sequence below).
+  int32_t input_subsequence = 0;
 
   // kueuesim timing (annotations kueuesim.io/arrival, kueuesim.io/duration,
   // kueuesim.io/startup-delay).
@@ -572,11 +607,8 @@ struct Workload {
   // workload arrives (is created) at `arrival` but enters its queue only at
   // this simulated time, its recorded start; nullopt: at arrival.
   std::optional<SimTime> hold_until;
-  // Position of the object in the input, for ties ("first in the file first"),
-  // then among the workloads made from one object (a LeaderWorkerSet's
-  // group index).
+  // Position of the object in the input (input_subsequence above).
   int64_t input_sequence = 0;
-  int32_t input_subsequence = 0;
 };
 
 // --- Workload kinds ---
