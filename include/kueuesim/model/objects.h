@@ -10,10 +10,10 @@
 #define KUEUESIM_MODEL_OBJECTS_H_
 
 #include <cstdint>
+#include <iosfwd>
 #include <map>
 #include <memory>
 #include <optional>
-#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <utility>
