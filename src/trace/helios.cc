@@ -18,6 +18,7 @@
 // Default mapping: name "helios-<job_id>", namespace = vc, queue "main";
 // no priority.
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include <fmt/format.h>
@@ -110,12 +111,14 @@ class Helios : public CsvFormat {
     auto cpus = ParseInt(Field(kCpuNum));
     if (!cpus.has_value() || *cpus < 0 || *cpus > 1'000'000'000) return SkipRow(report, ln, "bad cpu_num");
     int64_t nodes = 1;
-    if (const std::string_view text = Field(kNodeNum); text.empty() || text == "0") {
+    const std::string_view node_text = Field(kNodeNum);
+    // Missing or zero in any spelling ("0", "00", "+0", "-0"): one node.
+    const std::optional<int64_t> node_num = node_text.empty() ? std::optional<int64_t>(0) : ParseInt(node_text);
+    if (!node_num.has_value() || *node_num < 0 || *node_num > 1'000'000) return SkipRow(report, ln, "bad node_num");
+    if (*node_num == 0) {
       Repair(report, ln, "node_num missing or 0 (1 node)");
     } else {
-      auto parsed = ParseInt(text);
-      if (!parsed.has_value() || *parsed < 0 || *parsed > 1'000'000) return SkipRow(report, ln, "bad node_num");
-      nodes = *parsed;
+      nodes = *node_num;
     }
     const int64_t gpus_per_pod = (*gpus + nodes - 1) / nodes;
     const int64_t cpus_per_pod = (*cpus + nodes - 1) / nodes;

@@ -86,6 +86,27 @@ TEST(HeliosTest, HandWrittenRows) {
   EXPECT_EQ(r.report.rows_read, r.report.workloads + TotalSkipped(r.report));
 }
 
+// Setup: rows whose node_num is zero spelled "00", "+0", "-0" and with
+// many digits, then -1 (found by fuzzing: a zero not spelled "0" once
+// divided by zero).
+// Expectation: every zero is one node, counted as repaired; -1 is skipped.
+TEST(HeliosTest, NodeNumZeroInAnySpellingIsOneNode) {
+  std::string csv = "job_id,user,vc,jobname,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,duration,queue\n";
+  const std::vector<std::string> node_nums = {"00", "+0", "-0", "0000000000000000000000000000000000000000", "-1"};
+  for (size_t i = 0; i < node_nums.size(); ++i) {
+    csv += std::to_string(100 + i) + ",u,vcA,train,8,16," + node_nums[i] +
+           ",COMPLETED,2020-06-09 18:40:00,2020-06-09 18:45:00,2020-06-09 19:45:00,3600,300\n";
+  }
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(ReadResult r, ReadAll(Spec("helios", WriteTemp("helios_node_num_zero.csv", csv))));
+  ASSERT_EQ(r.workloads.size(), 4u);
+  for (const auto& wl : r.workloads) {
+    EXPECT_EQ(wl.pod_sets[0].count, 1) << wl.meta.name;
+    EXPECT_EQ(Request(wl, "nvidia.com/gpu"), 8) << wl.meta.name;
+  }
+  EXPECT_THAT(r.report.repaired, ElementsAre(Pair("node_num missing or 0 (1 node)", 4)));
+  EXPECT_THAT(r.report.skipped, ElementsAre(Pair("bad node_num", 1)));
+}
+
 // Setup: namespace mapped from the user column, priority a constant, the
 // log without start/end columns (duration and queue only), and a log with
 // neither duration nor start/end. Expectation: the mapping applies; the
