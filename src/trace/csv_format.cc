@@ -15,7 +15,6 @@ absl::Status CsvFormat::OpenCsv(const TraceSpec& spec, const std::vector<std::st
                                 const std::vector<std::string>& optional, bool allow_other_columns,
                                 std::map<std::string, FieldMapping> default_mapping) {
   spec_ = spec;
-  path_ = spec.path;
   source_file_ = spec.path;
   KUEUESIM_ASSIGN_OR_RETURN(reader_, CsvReader::Open(spec.path));
   KUEUESIM_RETURN_IF_ERROR(reader_->ReadHeader());

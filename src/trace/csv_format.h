@@ -77,8 +77,7 @@ class CsvFormat : public RecordFormat {
   }
 
   TraceSpec spec_;
-  std::string path_;
-  model::SourceFile source_file_;  // path_, shared by every workload
+  model::SourceFile source_file_;  // spec_.path, shared by every workload
   Mapper mapper_;
 
  private:
