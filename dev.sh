@@ -92,8 +92,9 @@ run_tests() {  # build-dir label
   local dir="$1" label="$2"
   log "tests ($label)"
   (cd "$dir" && ctest --output-on-failure -j "$JOBS")
-  log "Kueue conformance cases ($label, with --check-invariants)"
+  log "Kueue conformance cases ($label, with --check-invariants): the shared suite and ours"
   KUEUESIM_BIN="$dir/cli/kueuesim" python3 "$CONFORMANCE" --sim "$ROOT/tests/conformance/kueuesim_checked.sh" \
+      --cases "$ROOT/../shared/conformance/cases" --cases "$ROOT/tests/conformance/cases" \
       --known-failures "$ROOT/tests/conformance/known_failures.txt"
 }
 

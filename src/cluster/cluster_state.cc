@@ -413,6 +413,18 @@ absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model
   record.priority = ResolvePriority(*spec);
   record.creation = spec->meta.creation_timestamp.value_or(start_time_ + spec->arrival);
   record.queue_order_timestamp = record.creation;
+  // An input Workload evicted by an admission check, or by the PodsReady
+  // timeout when requeuing counts from the eviction, is ordered by the
+  // eviction's time (workload.Ordering.GetQueueOrderTimestamp); the Evicted
+  // condition stays True until its next quota reservation.
+  if (spec->evicted_condition.has_value() && spec->evicted_condition->last_transition_time.has_value()) {
+    const std::string& reason = spec->evicted_condition->reason;
+    if (reason == "AdmissionCheck" ||
+        (reason == "PodsReadyTimeout" &&
+         configuration_.wait_for_pods_ready.requeuing_timestamp == model::RequeuingTimestamp::kEviction)) {
+      record.queue_order_timestamp = *spec->evicted_condition->last_transition_time;
+    }
+  }
   record.input_sequence = spec->input_sequence;
   record.input_subsequence = spec->input_subsequence;
   record.arrival = spec->arrival;
@@ -480,8 +492,11 @@ absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model
   for (const auto& pod_set : spec->pod_sets) {
     PodSetInfo info;
     info.spec = &pod_set;
-    info.count = pod_set.count;
-    info.min_count = pod_set.min_count.value_or(pod_set.count);
+    // Pods marked reclaimable are not charged (ReclaimablePods gate,
+    // workload.podSetsCountsAfterReclaim).
+    info.count = gates_.reclaimable_pods ? pod_set.count - std::min(pod_set.reclaimable, pod_set.count)
+                                         : pod_set.count;
+    info.min_count = std::min(pod_set.min_count.value_or(info.count), info.count);
     if (info.min_count < info.count) record.partially_admissible = true;
     KUEUESIM_RETURN_IF_ERROR(EffectiveRequests(pod_set, record.key, &info.per_pod));
     if (tas_ != nullptr) info.tas_per_pod = tas_->ToRequests(pod_set.requests);

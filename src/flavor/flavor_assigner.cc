@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <climits>
+#include <optional>
 #include <span>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -20,6 +23,31 @@ using cluster::kNone;
 using cluster::ResourceAmount;
 using model::FungibilityPolicy;
 using model::FungibilityPreference;
+
+// kueue.x-k8s.io/workload-allowed-resource-flavors: with the
+// ConcurrentAdmission gate, the flavors a workload may be assigned, comma
+// separated (concurrentadmission.IsFlavorAllowedForVariant).
+constexpr char kAllowedFlavorsAnnotation[] = "kueue.x-k8s.io/workload-allowed-resource-flavors";
+
+// The flavors `annotation` allows (csv.Parse: split at commas, spaces
+// trimmed; blank: none).
+std::vector<std::string_view> ParseAllowedFlavors(std::string_view annotation) {
+  const auto trim = [](std::string_view text) {
+    const size_t first = text.find_first_not_of(" \t\n\r\f\v");
+    if (first == std::string_view::npos) return std::string_view();
+    return text.substr(first, text.find_last_not_of(" \t\n\r\f\v") - first + 1);
+  };
+  std::vector<std::string_view> flavors;
+  if (trim(annotation).empty()) return flavors;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = annotation.find(',', start);
+    flavors.push_back(trim(annotation.substr(start, comma == std::string_view::npos ? comma : comma - start)));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return flavors;
+}
 
 // preemptionMode, best last.
 enum class PreemptionMode : int8_t { kNoFit = 0, kNoPreemptionCandidates, kPreempt, kReclaim, kFit };
@@ -582,6 +610,14 @@ FlavorAssigner::FlavorSearchResult FlavorAssigner::FindFlavorForPodSets(
   if (fungibility_gate && workload_.last_assignment.has_value()) {
     start = workload_.last_assignment->NextFlavorToTry(pod_sets[0], resource);
   }
+  // The flavors the annotation allows (ConcurrentAdmission); nullopt: all.
+  std::optional<std::vector<std::string_view>> allowed_flavors;
+  if (state_.gates().concurrent_admission) {
+    const auto& annotations = workload_.spec->meta.annotations;
+    if (auto it = annotations.find(kAllowedFlavorsAnnotation); it != annotations.end()) {
+      allowed_flavors = ParseAllowedFlavors(it->second);
+    }
+  }
   const int32_t num_flavors = static_cast<int32_t>(group.flavors.size());
   for (int32_t idx = start; idx < num_flavors; ++idx) {
     attempted = idx;
@@ -601,6 +637,12 @@ FlavorAssigner::FlavorSearchResult FlavorAssigner::FindFlavorForPodSets(
             flavor_name, state_.resource_name(resource))));
         continue;
       }
+    }
+    if (allowed_flavors.has_value() &&
+        std::find(allowed_flavors->begin(), allowed_flavors->end(), flavor_name) == allowed_flavors->end()) {
+      result.reasons.push_back(FlavorReason::Text(fmt::format(
+          "skipping flavor {} due to WorkloadAllowedResourceFlavorAnnotation annotation", flavor_name)));
+      continue;
     }
     std::vector<std::string> flavor_reasons = CheckFlavorForPodSets(flavor, pod_sets, group);
     if (!flavor_reasons.empty()) {

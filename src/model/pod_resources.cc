@@ -23,15 +23,12 @@ std::vector<ResourceAmount> ToList(const AmountMap& map) {
   return out;
 }
 
-// Adds `from` into `into`; the first resource whose sum overflows int64 goes
-// to `overflowed` (the sum saturates).
-void AddInto(AmountMap* into, const AmountMap& from, std::optional<std::string>* overflowed) {
+// Adds `from` into `into`, saturating at the int64 bounds (Kueue's
+// ResourceValue saturates the exact sum Kubernetes computes).
+void AddInto(AmountMap* into, const AmountMap& from) {
   for (const auto& [name, amount] : from) {
     Amount& total = (*into)[name];
-    if (__builtin_add_overflow(total, amount, &total)) {
-      total = std::numeric_limits<Amount>::max();
-      if (!overflowed->has_value()) *overflowed = name;
-    }
+    total = AddAmounts(total, amount);
   }
 }
 
@@ -131,19 +128,19 @@ PodRequestTotals ComputePodRequests(const PodResources& pod) {
     }
     switch (container.role) {
       case ContainerResources::Role::kRegular:
-        AddInto(&requests, own, &totals.overflowed);
-        AddInto(&extended_sum, DomainPrefixed(own), &totals.overflowed);
+        AddInto(&requests, own);
+        AddInto(&extended_sum, DomainPrefixed(own));
         break;
       case ContainerResources::Role::kSidecar:
         MaxInto(&extended_init_max, DomainPrefixed(own));
-        AddInto(&requests, own, &totals.overflowed);
-        AddInto(&restartable_sum, own, &totals.overflowed);
+        AddInto(&requests, own);
+        AddInto(&restartable_sum, own);
         MaxInto(&init_max, restartable_sum);
         break;
       case ContainerResources::Role::kInit: {
         MaxInto(&extended_init_max, DomainPrefixed(own));
         AmountMap with_sidecars = own;
-        AddInto(&with_sidecars, restartable_sum, &totals.overflowed);
+        AddInto(&with_sidecars, restartable_sum);
         MaxInto(&init_max, with_sidecars);
         break;
       }
@@ -163,7 +160,7 @@ PodRequestTotals ComputePodRequests(const PodResources& pod) {
       requests[name] = amount;
     }
   }
-  if (pod.overhead.has_value()) AddInto(&requests, ToMap(*pod.overhead), &totals.overflowed);
+  if (pod.overhead.has_value()) AddInto(&requests, ToMap(*pod.overhead));
   totals.requests.reserve(requests.size());
   // Negative requests are floored to zero (Requests.FloorToZero).
   for (const auto& [name, amount] : requests) totals.requests.push_back({name, std::max<Amount>(amount, 0)});

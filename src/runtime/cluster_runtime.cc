@@ -242,7 +242,9 @@ absl::Status ClusterRuntime::Start() {
     const model::StopPolicy cq_stop = state_->cq(wl.admission->cq).spec->stop_policy;
     const model::StopPolicy lq_stop =
         wl.lq == kNone ? model::StopPolicy::kNone : state_->lq(wl.lq).spec->stop_policy;
-    if (!wl.spec->active) {
+    if (wl.spec->evicted_condition.has_value()) {
+      EvictFromInput(id);
+    } else if (!wl.spec->active) {
       wl.deactivation_reason = "WorkloadInactive";
       Evict(id, EvictionReason::kDeactivated);
     } else if (cq_stop == model::StopPolicy::kHoldAndDrain) {
@@ -528,6 +530,13 @@ void ClusterRuntime::QueueArrived(WorkloadId id) {
 bool ClusterRuntime::RunCycle() {
   admission::CycleResult result = scheduler_->RunCycle(engine_->now());
   ++counters_.cycles;
+  // Evictions under way in the input: the first cycle has seen their quota
+  // held (Kueue's cache keeps it until the pods are gone); the release
+  // counts from now.
+  for (const auto& [id, generation] : input_eviction_releases_) {
+    engine_->ScheduleAfter(options_.eviction_delay, this, kEvictionRelease, id, generation);
+  }
+  input_eviction_releases_.clear();
   for (const admission::Reservation& r : result.reservations) OnReserved(r.workload);
   for (const admission::Preemption& p : result.preemptions) {
     const WorkloadRecord& preemptor = state_->workload(p.preemptor);
@@ -910,7 +919,60 @@ void ClusterRuntime::Evict(WorkloadId id, EvictionReason reason) {
   Emit(EventType::kEvicted, id, wl.admission->cq, kNone, EvictionReasonName(reason));
   if (wl.owner != kNone) owners_[static_cast<size_t>(wl.owner)]->OnEvicted(id, wl.owner_index);
   for (AdmissionCheckController* controller : ControllersOf(wl)) controller->OnEvicted(id);
+  if (defer_eviction_release_) {
+    input_eviction_releases_.emplace_back(id, wl.run_generation);
+    needs_cycle_ = true;
+    return;
+  }
   engine_->ScheduleAfter(options_.eviction_delay, this, kEvictionRelease, id, wl.run_generation);
+}
+
+void ClusterRuntime::EvictFromInput(WorkloadId id) {
+  WorkloadRecord& wl = state_->workload(id);
+  const model::EvictedCondition& condition = *wl.spec->evicted_condition;
+  // An eviction under way in the input (Evicted=True while the quota is
+  // still reserved): the job's pods are stopping and the quota is released
+  // when they are gone, as for an eviction the run issues, the eviction
+  // delay after the first scheduling cycle (which sees the quota held: a
+  // preemptor counts the eviction as its own, ongoing). The condition's
+  // reason decides what follows the release.
+  EvictionReason reason = EvictionReason::kPreempted;
+  if (condition.reason == "PodsReadyTimeout") {
+    reason = EvictionReason::kPodsReadyTimeout;
+  } else if (condition.reason == "AdmissionCheck") {
+    reason = EvictionReason::kAdmissionCheck;
+  } else if (condition.reason == "ClusterQueueStopped") {
+    reason = EvictionReason::kClusterQueueStopped;
+  } else if (condition.reason == "LocalQueueStopped") {
+    reason = EvictionReason::kLocalQueueStopped;
+  } else if (condition.reason == "NodeFailures") {
+    reason = EvictionReason::kNodeFailures;
+  } else if (condition.reason == "Deactivated" || !wl.spec->active) {
+    reason = EvictionReason::kDeactivated;
+    if (wl.deactivation_reason.empty()) wl.deactivation_reason = "WorkloadInactive";
+  }
+  // After a PodsReady timeout the input's requeueState holds the workload
+  // until requeueAt once its quota is released (Requeued=False).
+  if (reason == EvictionReason::kPodsReadyTimeout && wl.spec->requeue_at.has_value()) {
+    wl.requeue_at = wl.spec->requeue_at;
+    wl.requeued_condition_false = true;
+  }
+  defer_eviction_release_ = true;
+  Evict(id, reason);
+  defer_eviction_release_ = false;
+  if (!condition.message.empty()) wl.eviction_message = condition.message;
+  if (condition.last_transition_time.has_value()) {
+    wl.evicted_at = *condition.last_transition_time;
+    if (reason == EvictionReason::kAdmissionCheck ||
+        (reason == EvictionReason::kPodsReadyTimeout &&
+         state_->configuration().wait_for_pods_ready.requeuing_timestamp == model::RequeuingTimestamp::kEviction)) {
+      wl.queue_order_timestamp = wl.evicted_at;
+    }
+  }
+  if (wl.requeued_condition_false) {
+    engine_->Schedule(std::max<SimTime>(0, *wl.requeue_at - state_->start_time()), this, kRequeueBackoffFinished,
+                      id, wl.run_generation);
+  }
 }
 
 void ClusterRuntime::OnEvictionRelease(WorkloadId id, uint32_t generation) {

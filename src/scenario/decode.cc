@@ -272,7 +272,9 @@ absl::Status DecodeContainerResources(const FieldReader& container, const std::m
     if (!list.present()) continue;
     for (size_t i = 0; i < list.node().size(); ++i) {
       std::string name(list.node().key(i));
-      KUEUESIM_ASSIGN_OR_RETURN(Amount amount, list.Field(name).AmountOf(name, false, true));
+      // Above int64 (in milli-units for cpu) the amount saturates, as
+      // Kueue's ResourceValue does (utilmath.SafeMilliValue).
+      KUEUESIM_ASSIGN_OR_RETURN(Amount amount, list.Field(name).RequestAmountOf(name));
       if (reject && amount < 0) {
         return list.Field(name).Error("must be greater than or equal to 0 (the API server rejects the object)");
       }
@@ -489,6 +491,15 @@ absl::Status DecodeRequeueState(const FieldReader& status, model::Workload* wl) 
       wl->on_hold_message = message.value_or("");
     } else if (type == "WaitingForReplacementPods" && condition_status == "True") {
       wl->waiting_for_replacement_pods = true;
+    } else if (type == "Evicted" && condition_status == "True") {
+      model::EvictedCondition evicted;
+      evicted.reason = reason.value_or("");
+      KUEUESIM_ASSIGN_OR_RETURN(auto message, condition.Field("message").OptString());
+      evicted.message = message.value_or("");
+      if (condition.Field("lastTransitionTime").present()) {
+        KUEUESIM_ASSIGN_OR_RETURN(evicted.last_transition_time, condition.Field("lastTransitionTime").Timestamp());
+      }
+      wl->evicted_condition = std::move(evicted);
     }
   }
   return absl::OkStatus();
@@ -597,7 +608,7 @@ absl::Status DecodePodSpec(const FieldReader& spec, const PodSpecExtras& extras,
     written->overhead.emplace();
     for (size_t i = 0; i < overhead.node().size(); ++i) {
       std::string name(overhead.node().key(i));
-      KUEUESIM_ASSIGN_OR_RETURN(Amount amount, overhead.Field(name).AmountOf(name, false));
+      KUEUESIM_ASSIGN_OR_RETURN(Amount amount, overhead.Field(name).RequestAmountOf(name));
       written->overhead->push_back({name, amount});
     }
     std::sort(written->overhead->begin(), written->overhead->end(),
@@ -606,10 +617,6 @@ absl::Status DecodePodSpec(const FieldReader& spec, const PodSpecExtras& extras,
   KUEUESIM_ASSIGN_OR_RETURN(auto runtime_class_name, spec.Field("runtimeClassName").OptString());
   written->runtime_class_name = runtime_class_name.value_or("");
   model::PodRequestTotals totals = model::ComputePodRequests(*written);
-  if (totals.overflowed.has_value()) {
-    return spec.Field("containers").Error(
-        fmt::format("the pod's total request of {} overflows int64", *totals.overflowed));
-  }
   pod_set->requests = std::move(totals.requests);
   pod_set->container_extended_requests = std::move(totals.container_extended_requests);
   pod_set->requests_above_limits = std::move(totals.requests_above_limits);
@@ -1157,11 +1164,10 @@ absl::StatusOr<model::Workload> DecodeWorkload(const FieldReader& object, KueueA
     }
     wl.pod_sets.push_back(std::move(pod_set));
   }
-  // Kueue's Workload webhook: partial admission is for one pod set only.
-  if (std::count_if(wl.pod_sets.begin(), wl.pod_sets.end(),
-                    [](const model::PodSet& ps) { return ps.min_count.has_value(); }) > 1) {
-    return pod_sets.Error("Kueue's webhook rejects the Workload: at most one podSet can use minCount");
-  }
+  // Kueue's webhook allows minCount on one pod set only, once its defaulting
+  // has dropped every minCount when PartialAdmission is off: the loader
+  // checks it when the cluster's feature gates are known
+  // (ApplyPartialAdmissionGate).
   KUEUESIM_ASSIGN_OR_RETURN(wl.priority, spec.Field("priority").OptInt32());
   if (version == KueueApiVersion::kV1beta1) {
     KUEUESIM_ASSIGN_OR_RETURN(auto pc, spec.Field("priorityClassName").OptString());
@@ -1213,6 +1219,23 @@ absl::StatusOr<model::Workload> DecodeWorkload(const FieldReader& object, KueueA
     }
   }
   KUEUESIM_RETURN_IF_ERROR(DecodeRequeueState(status, &wl));
+  // status.reclaimablePods: as Kueue's webhook, each names a pod set; a count
+  // above the pod set's (left by an elastic scale-down) is charged as all of
+  // it, as podSetsCountsAfterReclaim does.
+  FieldReader reclaimable = status.Field("reclaimablePods");
+  KUEUESIM_RETURN_IF_ERROR(reclaimable.ExpectSequence());
+  for (size_t i = 0; i < reclaimable.size(); ++i) {
+    FieldReader item = reclaimable.Index(i);
+    KUEUESIM_ASSIGN_OR_RETURN(std::string name, item.Field("name").String());
+    KUEUESIM_ASSIGN_OR_RETURN(int32_t count, item.Field("count").Int32());
+    if (count < 0) return item.Field("count").Error("must be greater than or equal to 0");
+    auto pod_set = std::find_if(wl.pod_sets.begin(), wl.pod_sets.end(),
+                                [&](const model::PodSet& ps) { return ps.name == name; });
+    if (pod_set == wl.pod_sets.end()) {
+      return item.Field("name").Error(fmt::format("pod set \"{}\" is not in spec.podSets", name));
+    }
+    pod_set->reclaimable = count;
+  }
   FieldReader checks = status.Field("admissionChecks");
   KUEUESIM_RETURN_IF_ERROR(checks.ExpectSequence());
   for (size_t i = 0; i < checks.size(); ++i) {

@@ -141,6 +141,13 @@ absl::StatusOr<Amount> FieldReader::AmountOf(std::string_view resource, bool sat
   return *value;
 }
 
+absl::StatusOr<Amount> FieldReader::RequestAmountOf(std::string_view resource) const {
+  KUEUESIM_ASSIGN_OR_RETURN(Quantity quantity, QuantityValue());
+  auto value = CanonicalValue(quantity, resource);
+  if (value.ok()) return *value;
+  return quantity.negative ? std::numeric_limits<Amount>::min() : std::numeric_limits<Amount>::max();
+}
+
 absl::StatusOr<SimDuration> FieldReader::Duration() const {
   if (!node_.IsScalar()) return Error(node_.valid() ? "must be a duration" : "is required");
   auto parsed = ParseDuration(node_.scalar());

@@ -98,6 +98,11 @@ class FieldReader {
   // `allow_negative`. Saturates at kUnlimited when `saturate` (quotas).
   absl::StatusOr<kueuesim::Amount> AmountOf(std::string_view resource, bool saturate,
                                 bool allow_negative = false) const;
+  // A pod's request or limit of `resource` as Kueue reads it
+  // (resources.ResourceValue: milli-units for cpu, units otherwise, rounded
+  // up), saturating at the int64 bounds as utilmath.SafeMilliValue and
+  // SafeValue do. Negative amounts are returned as they are.
+  absl::StatusOr<kueuesim::Amount> RequestAmountOf(std::string_view resource) const;
   absl::StatusOr<SimDuration> Duration() const;
   absl::StatusOr<UnixMicros> Timestamp() const;
 

@@ -73,7 +73,10 @@ class Loader {
     MakeDeferredReplicas();
     KUEUESIM_RETURN_IF_ERROR(FinishPodGroups());
     KUEUESIM_RETURN_IF_ERROR(FinishIntegratedKinds());
-    for (ClusterSpec& cluster : scenario_.clusters) KUEUESIM_RETURN_IF_ERROR(AdjustResources(&cluster));
+    for (ClusterSpec& cluster : scenario_.clusters) {
+      AdjustResources(&cluster);
+      KUEUESIM_RETURN_IF_ERROR(ApplyPartialAdmissionGate(&cluster));
+    }
     KUEUESIM_RETURN_IF_ERROR(CountLeaderWorkerSetScaling());
     KUEUESIM_RETURN_IF_ERROR(budget_.Finish());
     scenario_.limits = budget_.limits();
@@ -313,12 +316,40 @@ class Loader {
     return absl::OkStatus();
   }
 
+  // Partial admission. With the PartialAdmission gate off, Kueue's Workload
+  // webhook (Default) and its job reconciler (clearMinCountsIfFeatureDisabled)
+  // drop every minCount; with it on, the Workload webhook refuses a Workload
+  // with minCount on more than one pod set.
+  absl::Status ApplyPartialAdmissionGate(ClusterSpec* cluster) {
+    const bool partial_admission = cluster->feature_gates.partial_admission;
+    const auto apply = [&](model::Workload* workload) -> absl::Status {
+      if (!partial_admission) {
+        for (model::PodSet& pod_set : workload->pod_sets) pod_set.min_count.reset();
+        return absl::OkStatus();
+      }
+      if (workload->source_kind == model::WorkloadSourceKind::kWorkload &&
+          std::count_if(workload->pod_sets.begin(), workload->pod_sets.end(),
+                        [](const model::PodSet& ps) { return ps.min_count.has_value(); }) > 1) {
+        return absl::InvalidArgumentError(fmt::format(
+            "{}: Workload \"{}\": spec.podSets: Kueue's webhook rejects the Workload: at most one podSet can "
+            "use minCount",
+            workload->meta.source.ToString(), workload->meta.name));
+      }
+      return absl::OkStatus();
+    };
+    for (model::Workload& workload : cluster->workloads) KUEUESIM_RETURN_IF_ERROR(apply(&workload));
+    for (model::CronJob& cron_job : cluster->cron_jobs) {
+      if (cron_job.job_workload.has_value()) KUEUESIM_RETURN_IF_ERROR(apply(&*cron_job.job_workload));
+    }
+    return absl::OkStatus();
+  }
+
   // Kueue's AdjustResources and ValidateLimitRange on every pod template of
   // `cluster` (Workloads, LeaderWorkerSet and CronJob templates): a
   // RuntimeClass's fixed overhead for pods that name it and set none, the
   // namespace's LimitRange defaults, then the effective requests again and
   // the LimitRange bounds. The written resources are dropped afterwards.
-  absl::Status AdjustResources(ClusterSpec* cluster) {
+  void AdjustResources(ClusterSpec* cluster) {
     std::map<std::string, std::vector<const model::LimitRange*>> ranges_by_namespace;
     for (const model::LimitRange& range : cluster->limit_ranges) {
       ranges_by_namespace[range.meta.namespace_].push_back(&range);
@@ -337,13 +368,10 @@ class Loader {
     };
     std::map<std::pair<const model::PodResources*, std::string>, Adjusted> done;
     const model::LimitRangeSummary no_limit_ranges;
-    // `kind` and `meta` name the owner in the one error (formatted only then:
-    // this runs for every pod set loaded).
-    const auto adjust = [&](std::string_view kind, const model::ObjectMeta& meta, model::PodSet* pod_set) -> absl::Status {
-      const std::string& ns = meta.namespace_;
+    const auto adjust = [&](const std::string& ns, model::PodSet* pod_set) {
       // Moved out: the pod set keeps no written resources after loading.
       std::shared_ptr<const model::PodResources> written = std::move(pod_set->written_resources);
-      if (written == nullptr || (summaries.empty() && runtime_classes.empty())) return absl::OkStatus();
+      if (written == nullptr || (summaries.empty() && runtime_classes.empty())) return;
       auto key = std::make_pair(written.get(), ns);
       auto it = done.find(key);
       if (it == done.end()) {
@@ -355,12 +383,6 @@ class Loader {
             summary == summaries.end() ? no_limit_ranges : summary->second,
             runtime_class == runtime_classes.end() ? nullptr : runtime_class->second, &pod);
         if (adjusted.changed) adjusted.totals = model::ComputePodRequests(pod);
-        if (adjusted.totals.overflowed.has_value()) {
-          return absl::InvalidArgumentError(fmt::format(
-              "{} \"{}/{}\" pod set \"{}\": with the RuntimeClass overhead and the LimitRange defaults of namespace "
-              "\"{}\", the pod's total request of {} overflows int64",
-              kind, meta.namespace_, meta.name, pod_set->name, ns, *adjusted.totals.overflowed));
-        }
         if (summary != summaries.end()) {
           adjusted.violations = model::ValidateLimitRanges(
               summary->second, pod, adjusted.changed ? adjusted.totals.requests : pod_set->requests);
@@ -373,26 +395,24 @@ class Loader {
         pod_set->requests_above_limits = it->second.totals.requests_above_limits;
       }
       pod_set->limit_range_violations = it->second.violations;
-      return absl::OkStatus();
     };
     for (model::Workload& workload : cluster->workloads) {
       for (model::PodSet& pod_set : workload.pod_sets) {
-        KUEUESIM_RETURN_IF_ERROR(adjust("Workload", workload.meta, &pod_set));
+        adjust(workload.meta.namespace_, &pod_set);
       }
     }
     for (model::LeaderWorkerSet& lws : cluster->leader_worker_sets) {
       if (lws.leader_template.has_value()) {
-        KUEUESIM_RETURN_IF_ERROR(adjust("LeaderWorkerSet", lws.meta, &*lws.leader_template));
+        adjust(lws.meta.namespace_, &*lws.leader_template);
       }
-      KUEUESIM_RETURN_IF_ERROR(adjust("LeaderWorkerSet", lws.meta, &lws.worker_template));
+      adjust(lws.meta.namespace_, &lws.worker_template);
     }
     for (model::CronJob& cron_job : cluster->cron_jobs) {
       if (!cron_job.job_workload.has_value()) continue;
       for (model::PodSet& pod_set : cron_job.job_workload->pod_sets) {
-        KUEUESIM_RETURN_IF_ERROR(adjust("CronJob", cron_job.meta, &pod_set));
+        adjust(cron_job.meta.namespace_, &pod_set);
       }
     }
-    return absl::OkStatus();
   }
 
   // The Workloads of objects resolved at the end (TrainJobs), placed by

@@ -373,20 +373,6 @@ absl::Status ValidateCluster(ClusterSpec* cluster, LoadReport* report) {
   for (const auto& lws : cluster->leader_worker_sets) {
     KUEUESIM_RETURN_IF_ERROR(ValidateAdmissionGatedBy(lws.meta, "LeaderWorkerSet"));
   }
-  // A pod set's total request (count x per-pod request) must fit in int64:
-  // Kueue's quota arithmetic would otherwise saturate at its Unlimited value.
-  for (const auto& wl : cluster->workloads) {
-    for (size_t i = 0; i < wl.pod_sets.size(); ++i) {
-      const model::PodSet& pod_set = wl.pod_sets[i];
-      for (const auto& request : pod_set.requests) {
-        Amount total = 0;
-        if (__builtin_mul_overflow(request.amount, static_cast<int64_t>(pod_set.count), &total)) {
-          return ObjectError(wl.meta, "Workload", fmt::format("spec.podSets[{}] ({})", i, pod_set.name),
-                             fmt::format("count {} x request of {} overflows int64", pod_set.count, request.name));
-        }
-      }
-    }
-  }
   // A Workload admitted in its status holds its quota from the start on the
   // ClusterQueue its admission names, which must exist (the run cannot give
   // the quota a home otherwise).

@@ -49,7 +49,6 @@ TEST(PodResourcesTest, EffectiveRequestSidecarsInitAndOverhead) {
   // max(1000 + 500 + 200, 200 + 3000) + 10; memory from the limit.
   EXPECT_THAT(totals.requests, ElementsAre(Res("cpu", 3210), Res("memory", 100)));
   EXPECT_THAT(totals.requests_above_limits, IsEmpty());
-  EXPECT_FALSE(totals.overflowed.has_value());
 }
 
 TEST(PodResourcesTest, PodLevelLimitsStandInForMissingPodLevelRequests) {

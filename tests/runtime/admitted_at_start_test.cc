@@ -149,5 +149,89 @@ spec:
   EXPECT_THAT(Reserved(yaml), ElementsAre("0.0 ns/waiting", "0.0 ns/exact"));
 }
 
+// status.reclaimablePods (ReclaimablePods gate, on by default): one of the
+// 5 admitted pods is reclaimable, so the workload holds 5 / 5 * 4 = 4 cpu
+// (totalRequestsFromAdmission with podSetsCountsAfterReclaim) and the 2 cpu
+// of "waiting" fit. With the gate off the pod still counts: no room.
+TEST(AdmittedAtStartTest, ReclaimablePodsReleaseTheirShareOfTheAdmission) {
+  std::string yaml = Scenario(5, 5, "5");
+  const std::string status = "status:\n  admission:";
+  yaml.replace(yaml.find(status), status.size(),
+               "status:\n  reclaimablePods: [{name: main, count: 1}]\n  admission:");
+  EXPECT_THAT(Reserved(yaml), ElementsAre("0.0 ns/waiting"));
+  EXPECT_THAT(Reserved("apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nfeatureGates:\n"
+                       "  ReclaimablePods: false\n---\n" + yaml),
+              IsEmpty());
+}
+
+// A pending workload's reclaimable pods are not charged either
+// (totalRequestsFromPodSets): "waiting" asks for 4 pods of 1 cpu with 3
+// reclaimable, so 1 cpu, and fits next to the 5 cpu "running" holds; it is
+// admitted with count 1.
+TEST(AdmittedAtStartTest, PendingWorkloadIsChargedWithoutItsReclaimablePods) {
+  std::string yaml = Scenario(5, 5, "5");
+  const std::string waiting = "    count: 2\n";
+  yaml.replace(yaml.rfind(waiting), waiting.size(), "    count: 4\n");
+  yaml += "status:\n  reclaimablePods: [{name: main, count: 3}]\n";
+  auto scenario = testing::LoadYaml(yaml, "admitted.yaml");
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  static const policy::PolicyRegistry builtins = policy::PolicyRegistry::WithBuiltins();
+  auto simulation = sim::Simulation::Create(*scenario, builtins);
+  ASSERT_TRUE(simulation.ok()) << simulation.status();
+  ReservedRecorder recorder;
+  (*simulation)->AddEventSink(&recorder);
+  ASSERT_TRUE((*simulation)->Run(sim::RunOptions{}).ok());
+  EXPECT_THAT(recorder.lines, ElementsAre("0.0 ns/waiting"));
+}
+
+// Setup: "running" (5 of the 6 cpu) carries Evicted=True (Preempted) while
+// it still holds its quota: its eviction is under way. Invariant: the quota
+// is released at the eviction delay (10 s), not before; "running" is then
+// requeued and, first in queue order (same creation time, earlier in the
+// file), reserves its 5 cpu again, so "waiting" still waits.
+TEST(AdmittedAtStartTest, EvictionUnderWayInTheInputReleasesTheQuotaAfterTheEvictionDelay) {
+  std::string yaml = Scenario(5, 5, "5");
+  const std::string condition = "  - {type: QuotaReserved, status: 'True', reason: QuotaReserved, message: reserved}\n";
+  yaml.replace(yaml.find(condition), condition.size(),
+               condition + "  - {type: Evicted, status: 'True', reason: Preempted, message: 'Preempted to "
+                           "accommodate a higher priority Workload', lastTransitionTime: '2025-01-01T00:00:00Z'}\n");
+  yaml = "apiVersion: kueuesim.io/v1alpha1\nkind: Simulation\nmetadata: {name: sim}\nspec:\n  evictionDelay: 10s\n"
+         "---\n" + yaml;
+  EXPECT_THAT(Reserved(yaml), ElementsAre("10.0 ns/running"));
+}
+
+// Setup: a pending workload with Evicted=True (AdmissionCheck) at 00:00:30
+// and an older one created at 00:00:10, one cpu each, in a queue with room
+// for one. Invariant: the evicted workload is ordered by its eviction time
+// (GetQueueOrderTimestamp), so the older one is admitted first.
+TEST(AdmittedAtStartTest, PendingWorkloadEvictedByACheckIsOrderedByItsEvictionTime) {
+  const auto workload = [](const std::string& name, const std::string& created, const std::string& status) {
+    return fmt::format(R"(---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {{name: {}, namespace: ns, creationTimestamp: '{}'}}
+spec:
+  queueName: lq
+  podSets:
+  - name: main
+    count: 1
+    template:
+      spec:
+        containers:
+        - name: c
+          resources: {{requests: {{cpu: '1'}}}}
+{})",
+                       name, created, status);
+  };
+  std::string base = Scenario(5, 5, "5");
+  base = base.substr(0, base.rfind("---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {name: waiting"));
+  const std::string evicted_status =
+      "status:\n  conditions:\n  - {type: Evicted, status: 'True', reason: AdmissionCheck, message: 'At least "
+      "one admission check is false', lastTransitionTime: '2025-01-01T00:00:30Z'}\n";
+  const std::string yaml = base + workload("evicted", "2025-01-01T00:00:00Z", evicted_status) +
+                           workload("older", "2025-01-01T00:00:10Z", "");
+  EXPECT_THAT(Reserved(yaml), ElementsAre("0.0 ns/older"));
+}
+
 }  // namespace
 }  // namespace kueuesim

@@ -467,6 +467,11 @@ struct PodSet {
   std::string name = "main";
   int32_t count = 1;
   std::optional<int32_t> min_count;
+  // The Workload's status.reclaimablePods count for this pod set: pods whose
+  // requests are no longer needed (finished pods of a Job). With the
+  // ReclaimablePods gate Kueue charges count - min(reclaimable, count)
+  // (workload.podSetsCountsAfterReclaim).
+  int32_t reclaimable = 0;
   // The pod's effective request as Kubernetes computes it (containers, init
   // containers, sidecars and overhead), per pod, canonical amounts, sorted by
   // resource name.
@@ -540,6 +545,15 @@ struct Admission {
   std::vector<PodSetAssignment> pod_set_assignments;
 };
 
+// A Workload's Evicted condition when its status is True (evict.IsEvicted):
+// the eviction is under way while the workload still holds its quota, or it
+// is done and the condition stays until the next quota reservation.
+struct EvictedCondition {
+  std::string reason;   // "Preempted", "PodsReadyTimeout", "AdmissionCheck", ...
+  std::string message;
+  std::optional<UnixMicros> last_transition_time;
+};
+
 // Where a workload came from.
 enum class WorkloadSourceKind { kWorkload, kJob, kPod, kPodGroup, kDeployment, kStatefulSet,
                                 // Kueue's other job integrations (src/scenario/kinds/).
@@ -590,6 +604,8 @@ struct Workload {
   Boxed<std::string> requeued_false_reason;
   // QuotaReserved=False with reason OnHold (workload.IsOnHold): its message.
   Boxed<std::string> on_hold_message;
+  // Evicted=True (on the heap: few loaded Workloads have one).
+  Boxed<EvictedCondition> evicted_condition;
   // WaitingForReplacementPods=True: not admissible until the job's
   // controller replaces its failed pods (workload.IsAdmissible).
   bool waiting_for_replacement_pods = false;

@@ -65,8 +65,6 @@ struct PodRequestTotals {
   std::vector<ResourceAmount> container_extended_requests;
   // ValidateResources' findings (init containers, containers, pod level).
   std::vector<PodSet::RequestsAboveLimits> requests_above_limits;
-  // The first resource whose sum overflows int64; nullopt: none.
-  std::optional<std::string> overflowed;
 };
 
 PodRequestTotals ComputePodRequests(const PodResources& pod);

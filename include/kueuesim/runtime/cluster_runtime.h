@@ -16,6 +16,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -349,6 +350,9 @@ class ClusterRuntime : public engine::EventHandler {
   // fails and its workload finishes (reason DeadlineExceeded).
   void OnActiveDeadline(WorkloadId id, uint32_t generation);
   void Evict(WorkloadId id, EvictionReason reason);
+  // A workload admitted in the input with Evicted=True: its eviction is
+  // under way at time 0.
+  void EvictFromInput(WorkloadId id);
   void OnEvictionRelease(WorkloadId id, uint32_t generation);
   void ReleaseQuota(WorkloadId id);
   void NotifyRequeue(CqId cq);
@@ -444,6 +448,10 @@ class ClusterRuntime : public engine::EventHandler {
   std::map<WorkloadId, SimDuration> second_pass_backoff_;
   int64_t admitted_not_ready_ = 0;  // admitted workloads without PodsReady
   bool needs_cycle_ = false;
+  // Evictions of the input (EvictFromInput) whose quota release is
+  // scheduled after the first cycle: (workload, run generation).
+  bool defer_eviction_release_ = false;
+  std::vector<std::pair<WorkloadId, uint32_t>> input_eviction_releases_;
   // Cycles that only re-queued heads with flavors left to try (nothing
   // admitted, evicted or parked), since the last event: what each left in
   // those heads' last assignments. A repeat means the cycles have come round
