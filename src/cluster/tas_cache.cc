@@ -29,6 +29,18 @@ TasCache::TasCache(const ClusterState& state, const scenario::ClusterSpec& spec)
   for (const auto& name : names) InternResource(name);
   nodes_ = spec.nodes;
   topologies_ = spec.topologies;
+  for (const model::BoundPod& pod : spec.bound_pods) {
+    topology::Requests usage = ToRequests(pod.requests);
+    // addNodeUsage adds OnePodRequest to the pod's own request.
+    auto pods = std::find_if(usage.begin(), usage.end(),
+                             [this](const topology::ResourceAmount& r) { return r.resource == pods_resource(); });
+    if (pods == usage.end()) {
+      usage.insert(usage.begin(), {pods_resource(), 1});
+    } else {
+      pods->amount = AddAmounts(pods->amount, 1);
+    }
+    bound_pod_usage_.emplace_back(pod.node_name, std::move(usage));
+  }
 
   options_.profile_mixed = state.gates().tas_profile_mixed;
   options_.balanced_placement = state.gates().tas_balanced_placement;
@@ -89,6 +101,7 @@ void TasCache::BuildFlavor(const ClusterState& state, FlavorId f) {
       entry.topology->levels, std::move(nodes), info.spec->tolerations, pods_resource(), options_);
   entry.snapshot->SetTopologyName(entry.topology->meta.name);
   entry.snapshot->SetResourceNames(resource_names_);
+  for (const auto& [node_name, usage] : bound_pod_usage_) entry.snapshot->AddNonTasUsage(node_name, usage);
   entry.lowest_hostname = entry.snapshot->IsLowestLevelHostname();
 }
 

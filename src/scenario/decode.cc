@@ -24,9 +24,9 @@ namespace {
 using model::Labels;
 
 constexpr char kQueueNameLabel[] = "kueue.x-k8s.io/queue-name";
-constexpr char kQueueNameAnnotation[] = "kueue.x-k8s.io/queue-name";
 constexpr char kPriorityClassLabel[] = "kueue.x-k8s.io/priority-class";
 constexpr char kJobMinParallelismAnnotation[] = "kueue.x-k8s.io/job-min-parallelism";
+constexpr char kMaxExecTimeLabel[] = "kueue.x-k8s.io/max-exec-time-seconds";
 constexpr char kArrivalAnnotation[] = "kueuesim.io/arrival";
 constexpr char kDurationAnnotation[] = "kueuesim.io/duration";
 constexpr char kStartupDelayAnnotation[] = "kueuesim.io/startup-delay";
@@ -810,7 +810,10 @@ absl::StatusOr<model::LocalQueue> DecodeLocalQueue(const FieldReader& object) {
   KUEUESIM_ASSIGN_OR_RETURN(lq.meta, DecodeMeta(object, true));
   FieldReader spec = object.Field("spec");
   KUEUESIM_RETURN_IF_ERROR(spec.ExpectMapping());
-  KUEUESIM_ASSIGN_OR_RETURN(lq.cluster_queue, spec.Field("clusterQueue").String());
+  // Optional in the API: without it the LocalQueue's workloads stay pending
+  // (the ClusterQueue "" does not exist).
+  KUEUESIM_ASSIGN_OR_RETURN(auto cluster_queue, spec.Field("clusterQueue").OptString());
+  lq.cluster_queue = cluster_queue.value_or("");
   KUEUESIM_ASSIGN_OR_RETURN(lq.stop_policy, DecodeStopPolicy(spec.Field("stopPolicy")));
   KUEUESIM_ASSIGN_OR_RETURN(lq.fair_weight, DecodeFairWeight(spec.Field("fairSharing")));
   FieldReader afs = object.Field("status").Field("fairSharing").Field("admissionFairSharingStatus");
@@ -1256,8 +1259,6 @@ absl::StatusOr<std::optional<model::Workload>> DecodeJobWithMeta(const FieldRead
   std::string queue;
   if (auto it = meta.labels.find(kQueueNameLabel); it != meta.labels.end()) {
     queue = it->second;
-  } else if (auto ann = meta.annotations.find(kQueueNameAnnotation); ann != meta.annotations.end()) {
-    queue = ann->second;
   }
   if (queue.empty()) return std::optional<model::Workload>();
   model::Workload wl;
@@ -1282,13 +1283,27 @@ absl::StatusOr<std::optional<model::Workload>> DecodeJobWithMeta(const FieldRead
     int32_t min_parallelism = 0;
     const std::string& text = it->second;
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), min_parallelism);
+    // Kueue's Job webhook (validatePartialAdmissionCreate): 0 < value <
+    // the pod count.
     if (ec != std::errc() || ptr != text.data() + text.size() || min_parallelism < 1 ||
-        min_parallelism > pod_set.count) {
+        min_parallelism >= pod_set.count) {
       return object.Field("metadata").Field("annotations").Field(kJobMinParallelismAnnotation)
-          .Error(fmt::format("\"{}\" must be an integer between 1 and the parallelism ({})", text,
-                             pod_set.count));
+          .Error(fmt::format("\"{}\": Kueue's Job webhook refuses it: should be between 0 and {}",
+                             text, pod_set.count - 1));
     }
-    if (min_parallelism < pod_set.count) pod_set.min_count = min_parallelism;
+    pod_set.min_count = min_parallelism;
+  }
+  // kueue.x-k8s.io/max-exec-time-seconds (jobframework.NewWorkload); the
+  // webhook refuses a value that is not a positive integer.
+  if (auto it = meta.labels.find(kMaxExecTimeLabel); it != meta.labels.end()) {
+    int32_t seconds = 0;
+    const std::string& text = it->second;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+    if (ec != std::errc() || ptr != text.data() + text.size() || seconds <= 0) {
+      return object.Field("metadata").Field("labels").Field(kMaxExecTimeLabel)
+          .Error(fmt::format("\"{}\" must be an integer greater than 0", text));
+    }
+    wl.maximum_execution_time_seconds = seconds;
   }
   KUEUESIM_RETURN_IF_ERROR(DecodePodTemplate(spec.Field("template"), &pod_set, /*api_server_validated=*/true));
   KUEUESIM_ASSIGN_OR_RETURN(

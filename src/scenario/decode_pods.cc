@@ -41,6 +41,12 @@ constexpr char kArrivalAnnotation[] = "kueuesim.io/arrival";
 constexpr char kDurationAnnotation[] = "kueuesim.io/duration";
 constexpr char kStartupDelayAnnotation[] = "kueuesim.io/startup-delay";
 constexpr char kWorkloadPriorityClassSource[] = "kueue.x-k8s.io/workloadpriorityclass";
+// The annotations that make a pod a TAS pod (utiltas.IsTAS).
+constexpr char kTasPreferredTopology[] = "kueue.x-k8s.io/podset-preferred-topology";
+constexpr char kTasRequiredTopology[] = "kueue.x-k8s.io/podset-required-topology";
+constexpr char kTasSliceRequiredTopology[] = "kueue.x-k8s.io/podset-slice-required-topology";
+constexpr char kTasSliceRequiredTopologyConstraints[] = "kueue.x-k8s.io/podset-slice-required-topology-constraints";
+constexpr char kTasUnconstrainedTopology[] = "kueue.x-k8s.io/podset-unconstrained-topology";
 // jobframework.MaxPodSets.
 constexpr size_t kMaxPodSets = 18;
 // Each replica of a Deployment is a Workload of its own; bound the count so
@@ -319,6 +325,24 @@ absl::Status ReadManagedOwner(OwnerTemplate* owner) {
 bool IsPodGroupMember(const FieldReader& pod) {
   FieldReader field = GroupNameField(pod);
   return field.present() && field.node().IsScalar() && !field.node().scalar().empty();
+}
+
+absl::StatusOr<std::optional<model::BoundPod>> DecodeBoundPod(const FieldReader& object) {
+  KUEUESIM_ASSIGN_OR_RETURN(auto node_name, object.Field("spec").Field("nodeName").OptString());
+  if (node_name.value_or("").empty()) return std::optional<model::BoundPod>();
+  KUEUESIM_ASSIGN_OR_RETURN(auto phase, object.Field("status").Field("phase").OptString());
+  if (phase == "Succeeded" || phase == "Failed") return std::optional<model::BoundPod>();
+  KUEUESIM_ASSIGN_OR_RETURN(model::Labels annotations, object.Field("metadata").Field("annotations").StringMap());
+  for (const char* key : {kTasPreferredTopology, kTasRequiredTopology, kTasSliceRequiredTopology,
+                          kTasSliceRequiredTopologyConstraints, kTasUnconstrainedTopology}) {
+    if (annotations.count(key) != 0) return std::optional<model::BoundPod>();
+  }
+  model::PodSet pod_set;
+  KUEUESIM_RETURN_IF_ERROR(DecodePodTemplate(object, &pod_set, /*api_server_validated=*/true));
+  model::BoundPod pod;
+  pod.node_name = std::move(*node_name);
+  pod.requests = std::move(pod_set.requests);
+  return std::optional<model::BoundPod>(std::move(pod));
 }
 
 absl::StatusOr<std::optional<model::Workload>> DecodePod(const FieldReader& object, std::string* why_unmanaged) {

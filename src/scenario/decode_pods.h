@@ -29,6 +29,12 @@ namespace kueuesim::scenario {
 // kueue.x-k8s.io/pod-group-name): such pods go to a PodGroupCollector.
 bool IsPodGroupMember(const FieldReader& pod);
 
+// A v1 Pod Kueue does not manage, as Kueue's pod usage controller sees it:
+// its node and effective request when it is bound (spec.nodeName), not
+// terminated (status.phase neither Succeeded nor Failed) and carries no
+// topology annotation (belongsToNonTASCache); nullopt otherwise.
+absl::StatusOr<std::optional<model::BoundPod>> DecodeBoundPod(const FieldReader& object);
+
 // A v1 Pod outside any pod group, labelled kueue.x-k8s.io/queue-name: one
 // Workload "pod-<name>" (source kPod) with one pod set "main" of count 1.
 // Returns nullopt when Kueue does not manage the pod (no queue-name label) or

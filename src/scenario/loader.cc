@@ -273,6 +273,7 @@ class Loader {
       cluster.leader_worker_sets.push_back(std::move(lws));
       return absl::OkStatus();
     } else if (api_version == "batch/v1" && kind == "Job") {
+      if (WarnIfFinished(api_version, kind, root, name)) return absl::OkStatus();
       KUEUESIM_ASSIGN_OR_RETURN(auto workload, DecodeJob(object));
       if (!workload.has_value()) {
         scenario_.report.warnings.push_back(fmt::format(
@@ -298,8 +299,20 @@ class Loader {
 
   // Kueue's other job integrations (scenario/kinds): JobSet, the Kubeflow
   // jobs, TrainJob, the Ray kinds, AppWrapper, SparkApplication.
+  // A finished job object gets no Workload from Kueue (its reconciler stops
+  // at Finished() when the object has none): skipped with a warning.
+  bool WarnIfFinished(const std::string& api_version, const std::string& kind, const doc::Node& root,
+                      const std::string& name) {
+    const std::string state = FinishedJobState(api_version, kind, root);
+    if (state.empty()) return false;
+    scenario_.report.warnings.push_back(fmt::format("{}:{}: {} \"{}\" has finished ({}); Kueue makes no Workload for it",
+                                                    root.file(), root.position().line, kind, name, state));
+    return true;
+  }
+
   absl::Status LoadIntegratedKind(const std::string& api_version, const std::string& kind, const FieldReader& object,
                                   const doc::Node& root, const std::string& name, ClusterSpec* cluster) {
+    if (WarnIfFinished(api_version, kind, root, name)) return absl::OkStatus();
     KUEUESIM_ASSIGN_OR_RETURN(IntegratedKinds::Outcome outcome,
                               integrated_kinds_.Decode(api_version, kind, object, cluster->name, next_sequence_));
     if (outcome.deferred) {
@@ -630,9 +643,17 @@ class Loader {
   absl::Status LoadPod(const FieldReader& object, const doc::Node& root, const std::string& name,
                        ClusterSpec* cluster) {
     if (IsPodGroupMember(object)) return pod_groups_[cluster->name].Add(object, next_sequence_++);
+    if (WarnIfFinished("v1", "Pod", root, name)) return absl::OkStatus();
     std::string why_unmanaged;
     KUEUESIM_ASSIGN_OR_RETURN(auto workload, DecodePod(object, &why_unmanaged));
     if (!workload.has_value()) {
+      // A pod Kueue does not manage still takes its node's capacity from
+      // topology-aware scheduling while it runs there.
+      KUEUESIM_ASSIGN_OR_RETURN(auto bound, DecodeBoundPod(object));
+      if (bound.has_value()) {
+        cluster->bound_pods.push_back(std::move(*bound));
+        return absl::OkStatus();
+      }
       scenario_.report.warnings.push_back(
           fmt::format("{}:{}: Pod \"{}\" {}", root.file(), root.position().line, name, why_unmanaged));
       return absl::OkStatus();

@@ -360,7 +360,11 @@ absl::Status ValidateCluster(ClusterSpec* cluster, LoadReport* report) {
   std::set<std::string> lq_keys;
   for (const auto& lq : cluster->local_queues) {
     lq_keys.insert(lq.meta.namespace_ + "/" + lq.meta.name);
-    if (!cq_names.count(lq.cluster_queue)) {
+    if (lq.cluster_queue.empty()) {
+      report->warnings.push_back(
+          fmt::format("{}: LocalQueue \"{}/{}\" has no spec.clusterQueue; its workloads stay pending", Where(lq.meta),
+                      lq.meta.namespace_, lq.meta.name));
+    } else if (!cq_names.count(lq.cluster_queue)) {
       report->warnings.push_back(fmt::format(
           "{}: LocalQueue \"{}/{}\" points to missing ClusterQueue \"{}\"; its workloads stay pending",
           Where(lq.meta), lq.meta.namespace_, lq.meta.name, lq.cluster_queue));

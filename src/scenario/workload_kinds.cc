@@ -1,7 +1,9 @@
 // Which unknown kinds carry workloads; see workload_kinds.h.
 #include "scenario/workload_kinds.h"
 
+#include <initializer_list>
 #include <iterator>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -113,6 +115,69 @@ bool CarriesWorkloads(std::string_view api_version, std::string_view kind, const
   if (Contains(std::begin(kWorkloadKinds), std::end(kWorkloadKinds), group, kind)) return true;
   if (Contains(std::begin(kTemplateKinds), std::end(kTemplateKinds), group, kind)) return false;
   return object.IsMapping() && EmbedsPodDefinition(object);
+}
+
+namespace {
+
+// The scalar at `node`, or "" (absent or not a scalar).
+std::string_view ScalarOf(const doc::Node& node) { return node.IsScalar() ? node.scalar() : std::string_view(); }
+
+// The first of `types` among the object's status conditions with status
+// "True", or "".
+std::string_view TrueCondition(const doc::Node& object, std::initializer_list<std::string_view> types) {
+  const doc::Node conditions = object.Get("status").Get("conditions");
+  if (!conditions.IsSequence()) return {};
+  for (size_t i = 0; i < conditions.size(); ++i) {
+    const doc::Node condition = conditions.at(i);
+    if (ScalarOf(condition.Get("status")) != "True") continue;
+    const std::string_view type = ScalarOf(condition.Get("type"));
+    for (std::string_view wanted : types) {
+      if (type == wanted) return type;
+    }
+  }
+  return {};
+}
+
+std::string Condition(std::string_view type) {
+  return type.empty() ? std::string() : "condition " + std::string(type);
+}
+
+}  // namespace
+
+std::string FinishedJobState(std::string_view api_version, std::string_view kind, const doc::Node& object) {
+  if (!object.IsMapping()) return {};
+  const size_t slash = api_version.find('/');
+  const std::string_view group = slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
+  const doc::Node status = object.Get("status");
+  if (group.empty() && kind == "Pod") {
+    const std::string_view phase = ScalarOf(status.Get("phase"));
+    return phase == "Succeeded" || phase == "Failed" ? "phase " + std::string(phase) : std::string();
+  }
+  if (group == "batch" && kind == "Job") return Condition(TrueCondition(object, {"Complete", "Failed"}));
+  if (group == "jobset.x-k8s.io" && kind == "JobSet") return Condition(TrueCondition(object, {"Completed", "Failed"}));
+  if (group == "kubeflow.org") return Condition(TrueCondition(object, {"Succeeded", "Failed"}));
+  if (group == "trainer.kubeflow.org" && kind == "TrainJob") {
+    return Condition(TrueCondition(object, {"Complete", "Failed"}));
+  }
+  if (group == "ray.io" && kind == "RayJob") {
+    const std::string_view state = ScalarOf(status.Get("jobDeploymentStatus"));
+    return state == "Complete" || state == "Failed" ? "jobDeploymentStatus " + std::string(state) : std::string();
+  }
+  if (group == "workload.codeflare.dev" && kind == "AppWrapper") {
+    const std::string_view phase = ScalarOf(status.Get("phase"));
+    // A failed AppWrapper still deleting its resources has not finished.
+    if (phase == "Succeeded" || (phase == "Failed" && TrueCondition(object, {"ResourcesDeployed"}).empty())) {
+      return "phase " + std::string(phase);
+    }
+    return {};
+  }
+  if (group == "sparkoperator.k8s.io" && kind == "SparkApplication") {
+    const std::string_view state = ScalarOf(status.Get("applicationState").Get("state"));
+    return state == "COMPLETED" || state == "FAILED" || state == "SUBMISSION_FAILED"
+               ? "applicationState " + std::string(state)
+               : std::string();
+  }
+  return {};
 }
 
 }  // namespace kueuesim::scenario

@@ -8,6 +8,7 @@
 #ifndef KUEUESIM_SCENARIO_WORKLOAD_KINDS_H_
 #define KUEUESIM_SCENARIO_WORKLOAD_KINDS_H_
 
+#include <string>
 #include <string_view>
 
 #include "kueuesim/doc/document.h"
@@ -28,6 +29,19 @@ namespace kueuesim::scenario {
 //     non-empty `containers` list, or a `container`, `script` or step with an
 //     `image`, anywhere outside metadata and status.
 bool CarriesWorkloads(std::string_view api_version, std::string_view kind, const doc::Node& object);
+
+// Whether a job object of a kind Kueue integrates has finished as its
+// integration's Finished() reads it from the object's status, and how (e.g.
+// "condition Complete", "phase Succeeded"); empty when it has not. Kueue
+// makes no Workload for a finished object that has none (an export holds
+// finished Jobs and Pods): batch/v1 Job (Complete, Failed), JobSet
+// (Completed, Failed), the Kubeflow jobs and MPIJob (Succeeded, Failed),
+// TrainJob (Complete, Failed), RayJob (jobDeploymentStatus Complete or
+// Failed), AppWrapper (phase Succeeded, or Failed once its resources are
+// gone), SparkApplication (state COMPLETED, FAILED, SUBMISSION_FAILED) and
+// v1 Pod (phase Succeeded or Failed). Malformed status fields count as not
+// finished (the decoders report them).
+std::string FinishedJobState(std::string_view api_version, std::string_view kind, const doc::Node& object);
 
 }  // namespace kueuesim::scenario
 

@@ -181,7 +181,7 @@ void TasFlavorSnapshot::AddNonTasUsage(const std::string& node_name, const Reque
   Amount* row = impl_->Row(impl_->free, it->second);
   for (const ResourceAmount& ra : usage) {
     // A resource no node has stays at "no capacity" whatever is used.
-    if (ra.resource >= 0 && ra.resource < impl_->R()) row[ra.resource] -= ra.amount;
+    if (ra.resource >= 0 && ra.resource < impl_->R()) row[ra.resource] = SubAmounts(row[ra.resource], ra.amount);
   }
 }
 

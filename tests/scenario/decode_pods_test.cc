@@ -671,5 +671,38 @@ TEST(LoaderPodsTest, IncompleteGroupFailsTheLoad) {
                              HasSubstr("has 1 runnable pod but its total count is 2"))));
 }
 
+// Setup: pods without a queue name: bound and running (two containers), bound
+// but Succeeded, bound but Failed, bound with a TAS annotation, and not bound.
+// Invariant: only the first is a bound pod, on its node, with the sum of its
+// containers' requests (Kueue's pod usage controller, belongsToNonTASCache).
+TEST(DecodeBoundPodTest, OnlyBoundRunningPodsWithoutTopologyAnnotationsCount) {
+  const auto pod = [](const std::string& name, const std::string& node, const std::string& phase,
+                      const std::string& annotations) {
+    return "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name + "\n  namespace: ns\n" + annotations +
+           "spec:\n" + (node.empty() ? "" : "  nodeName: " + node + "\n") +
+           "  containers:\n  - {name: a, resources: {requests: {cpu: 250m}}}\n"
+           "  - {name: b, resources: {requests: {cpu: 500m, memory: 1Gi}}}\n" +
+           (phase.empty() ? "" : "status: {phase: " + phase + "}\n");
+  };
+  Objects objects(pod("running", "n1", "Running", "") + pod("succeeded", "n1", "Succeeded", "") +
+                  pod("failed", "n1", "Failed", "") +
+                  pod("tas", "n1", "Running",
+                      "  annotations: {kueue.x-k8s.io/podset-required-topology: kubernetes.io/hostname}\n") +
+                  pod("unbound", "", "Pending", ""));
+  ASSERT_EQ(objects.size(), 5u);
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(std::optional<model::BoundPod> running, DecodeBoundPod(objects[0]));
+  ASSERT_TRUE(running.has_value());
+  EXPECT_EQ(running->node_name, "n1");
+  ASSERT_EQ(running->requests.size(), 2u);
+  EXPECT_EQ(running->requests[0].name, "cpu");
+  EXPECT_EQ(running->requests[0].amount, 750);
+  EXPECT_EQ(running->requests[1].name, "memory");
+  EXPECT_EQ(running->requests[1].amount, int64_t{1} << 30);
+  for (size_t i = 1; i < objects.size(); ++i) {
+    KUEUESIM_ASSERT_OK_AND_ASSIGN(std::optional<model::BoundPod> other, DecodeBoundPod(objects[i]));
+    EXPECT_FALSE(other.has_value()) << i;
+  }
+}
+
 }  // namespace
 }  // namespace kueuesim::scenario

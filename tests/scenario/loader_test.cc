@@ -245,6 +245,17 @@ apiVersion: batch/v1
 kind: Job
 metadata:
   name: defaults
+  labels:
+    kueue.x-k8s.io/queue-name: q
+spec:
+  template:
+    spec:
+      containers: [{name: c}]
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: annotated
   annotations:
     kueue.x-k8s.io/queue-name: q
 spec:
@@ -263,12 +274,14 @@ spec:
 )";
 
 // Setup: Jobs "capped" (parallelism 3, completions 2), "elastic"
-// (parallelism 5, job-min-parallelism 2), "defaults" (no parallelism, queue
-// in an annotation, no namespace) and "unmanaged" (no queue-name).
+// (parallelism 5, job-min-parallelism 2), "defaults" (no parallelism, no
+// namespace), "annotated" (the queue name in the deprecated annotation only)
+// and "unmanaged" (no queue-name).
 // Invariant: count = min(parallelism, completions) (2, 5, 1); minCount from
-// the annotation (2); names "job-<name>"; the queue label or annotation; the
-// namespace defaults to "default"; the WPC label becomes the priority class;
-// the unmanaged Job is skipped with a warning.
+// the annotation (2); names "job-<name>"; the queue label (Kueue no longer
+// reads the annotation: "annotated" is unmanaged); the namespace defaults to
+// "default"; the WPC label becomes the priority class; the unmanaged Jobs
+// are skipped with a warning.
 TEST(ScenarioLoaderTest, JobBecomesWorkload) {
   KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(kJobs, "jobs.yaml"));
   const auto& wls = s.clusters[0].workloads;
@@ -294,23 +307,83 @@ TEST(ScenarioLoaderTest, JobBecomesWorkload) {
   EXPECT_EQ(wls[2].pod_sets[0].count, 1);
   EXPECT_THAT(s.report.warnings, Contains(AllOf(HasSubstr("jobs.yaml"), HasSubstr("\"unmanaged\""),
                                                 HasSubstr("queue-name"))));
+  EXPECT_THAT(s.report.warnings, Contains(AllOf(HasSubstr("jobs.yaml"), HasSubstr("\"annotated\""),
+                                                HasSubstr("queue-name"))));
 }
 
-// Setup: job-min-parallelism equal to parallelism (4) and above it (9).
-// Invariant: equal means no partial admission (no minCount); above is
-// InvalidArgument naming the annotation.
+// Setup: Jobs labelled kueue.x-k8s.io/max-exec-time-seconds "60" and "0".
+// Invariant: the Workload's maximumExecutionTimeSeconds is 60
+// (jobframework.NewWorkload reads the label for every kind); "0" is refused,
+// as Kueue's webhook refuses it.
+TEST(ScenarioLoaderTest, JobMaximumExecutionTimeLabel) {
+  const auto job = [](const std::string& seconds) {
+    return "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n  labels: {kueue.x-k8s.io/queue-name: q, "
+           "kueue.x-k8s.io/max-exec-time-seconds: \"" + seconds +
+           "\"}\nspec:\n  template: {spec: {containers: [{name: c}]}}\n";
+  };
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(job("60")));
+  EXPECT_EQ(s.clusters[0].workloads[0].maximum_execution_time_seconds, 60);
+  EXPECT_THAT(LoadYaml(job("0"), "job.yaml"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("job.yaml:"), HasSubstr("kueue.x-k8s.io/max-exec-time-seconds"))));
+}
+
+// Setup: objects of managed kinds as an export holds them: a Job with
+// Complete=True, a Job with Failed=True, a queue-labelled Pod in phase
+// Succeeded, a RayJob whose jobDeploymentStatus is Complete, a running Job,
+// and an AppWrapper in phase Failed that still has ResourcesDeployed=True.
+// Invariant: Kueue makes no Workload for a finished object (each is skipped
+// with a warning naming it and its state); the running Job and the
+// AppWrapper, not finished until its resources are gone, are loaded.
+TEST(ScenarioLoaderTest, FinishedJobsGetNoWorkload) {
+  const std::string labels = "  labels: {kueue.x-k8s.io/queue-name: q}\n";
+  const std::string job_spec = "spec:\n  template: {spec: {containers: [{name: c}]}}\n";
+  const std::string yaml =
+      "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: complete\n" + labels + job_spec +
+      "status:\n  conditions:\n  - {type: Complete, status: \"True\"}\n---\n"
+      "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: failed\n" + labels + job_spec +
+      "status:\n  conditions:\n  - {type: Failed, status: \"True\"}\n---\n"
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: done\n" + labels +
+      "spec:\n  containers: [{name: c}]\nstatus: {phase: Succeeded}\n---\n"
+      "apiVersion: ray.io/v1\nkind: RayJob\nmetadata:\n  name: ray\n" + labels +
+      "spec:\n  rayClusterSpec:\n    headGroupSpec:\n      template: {spec: {containers: [{name: head}]}}\n"
+      "status: {jobDeploymentStatus: Complete}\n---\n"
+      "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: running\n" + labels + job_spec +
+      "status:\n  conditions:\n  - {type: Suspended, status: \"False\"}\n---\n"
+      "apiVersion: workload.codeflare.dev/v1beta2\nkind: AppWrapper\nmetadata:\n  name: aw\n" + labels +
+      "spec:\n  components:\n  - template:\n      apiVersion: batch/v1\n      kind: Job\n"
+      "      metadata: {name: inner}\n      spec:\n        template: {spec: {containers: [{name: c}]}}\n"
+      "status:\n  phase: Failed\n  conditions:\n  - {type: ResourcesDeployed, status: \"True\"}\n";
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(yaml, "export.yaml"));
+  std::vector<std::string> names;
+  for (const auto& wl : s.clusters[0].workloads) names.push_back(wl.meta.name);
+  EXPECT_THAT(names, ::testing::UnorderedElementsAre("job-running", "appwrapper-aw"));
+  for (const char* expected : {"Job \"complete\" has finished (condition Complete)",
+                               "Job \"failed\" has finished (condition Failed)",
+                               "Pod \"done\" has finished (phase Succeeded)",
+                               "RayJob \"ray\" has finished (jobDeploymentStatus Complete)"}) {
+    EXPECT_THAT(s.report.warnings, Contains(AllOf(HasSubstr("export.yaml:"), HasSubstr(expected)))) << expected;
+  }
+}
+
+// Setup: job-min-parallelism below parallelism (3), equal to it (4) and
+// above it (9). Invariant: below is the pod set's minCount; equal and above
+// are InvalidArgument naming the annotation, as Kueue's Job webhook refuses
+// them (validatePartialAdmissionCreate: "should be between 0 and 3").
 TEST(ScenarioLoaderTest, JobMinParallelismBounds) {
   auto job = [](const std::string& min) {
     return "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n  labels: {kueue.x-k8s.io/queue-name: q}\n"
            "  annotations: {kueue.x-k8s.io/job-min-parallelism: \"" +
            min + "\"}\nspec:\n  parallelism: 4\n  template: {spec: {containers: [{name: c}]}}\n";
   };
-  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(job("4")));
-  EXPECT_FALSE(s.clusters[0].workloads[0].pod_sets[0].min_count.has_value());
-  EXPECT_THAT(LoadYaml(job("9"), "job.yaml"),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       AllOf(HasSubstr("job.yaml:"), HasSubstr("Job \"j\""),
-                             HasSubstr("kueue.x-k8s.io/job-min-parallelism"))));
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(job("3")));
+  EXPECT_EQ(s.clusters[0].workloads[0].pod_sets[0].min_count, 3);
+  for (const char* refused : {"4", "9"}) {
+    EXPECT_THAT(LoadYaml(job(refused), "job.yaml"),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         AllOf(HasSubstr("job.yaml:"), HasSubstr("Job \"j\""),
+                               HasSubstr("kueue.x-k8s.io/job-min-parallelism"), HasSubstr("between 0 and 3"))));
+  }
 }
 
 // Setup: a pod template with

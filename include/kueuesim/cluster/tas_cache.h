@@ -35,6 +35,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "kueuesim/cluster/cluster_state.h"
@@ -169,6 +170,10 @@ class TasCache {
   void UnaccountWorkload(WorkloadId id);
 
   std::vector<model::Node> nodes_;          // the cluster's nodes now
+  // Pods outside Kueue bound to nodes (model::BoundPod): node name and
+  // request in TAS resource ids, one "pods" included; every flavor snapshot
+  // built takes them off its nodes' free capacity.
+  std::vector<std::pair<std::string, topology::Requests>> bound_pod_usage_;
   std::vector<model::Topology> topologies_;
   std::vector<model::Labels> flavor_node_labels_;  // by FlavorId
   topology::TasOptions options_;

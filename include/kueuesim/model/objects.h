@@ -422,6 +422,17 @@ struct Node {
   const std::string& cluster() const { return shared->cluster; }
 };
 
+// A pod Kueue does not manage (no queue name) that is bound to a node
+// (spec.nodeName) and not terminated: topology-aware scheduling counts its
+// request and one pod against the node (Kueue's non-TAS usage cache,
+// pkg/cache/scheduler/tas_non_tas_pod_cache.go, fed by the pod usage
+// controller). Pods with a topology annotation (utiltas.IsTAS) are not
+// counted.
+struct BoundPod {
+  std::string node_name;
+  std::vector<ResourceAmount> requests;  // the pod's effective request
+};
+
 // --- Workloads ---
 
 // Pod-set topology request (kueue.x-k8s.io PodSetTopologyRequest).

@@ -159,6 +159,7 @@ struct ClusterSpec {
   std::vector<model::MultiKueueCluster> multikueue_clusters;
   std::vector<model::Topology> topologies;
   std::vector<model::Node> nodes;
+  std::vector<model::BoundPod> bound_pods;  // pods outside Kueue on the nodes
   std::vector<model::ResourceSlice> resource_slices;
   std::vector<model::DeviceClass> device_classes;
   std::vector<model::ResourceClaimTemplate> resource_claim_templates;

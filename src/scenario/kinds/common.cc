@@ -20,7 +20,6 @@
 namespace kueuesim::scenario::kinds {
 namespace {
 
-constexpr char kQueueNameAnnotation[] = "kueue.x-k8s.io/queue-name";
 constexpr char kMaxExecTimeLabel[] = "kueue.x-k8s.io/max-exec-time-seconds";
 
 // TAS annotations on pod templates (kueue apis/kueue/v1beta2 constants).
@@ -152,11 +151,9 @@ absl::StatusOr<JobObject> ReadJobObject(const FieldReader& object, std::string_v
   JobObject job;
   job.kind = std::string(kind);
   KUEUESIM_ASSIGN_OR_RETURN(job.meta, DecodeMeta(object, true));
-  if (const std::string* label = Find(job.meta.labels, kQueueNameLabel); label != nullptr && !label->empty()) {
-    job.queue_name = *label;
-  } else if (const std::string* annotation = Find(job.meta.annotations, kQueueNameAnnotation)) {
-    job.queue_name = *annotation;
-  }
+  // Only the label (jobframework.QueueNameForObject): Kueue stopped reading
+  // the deprecated annotation of the same name (kueue#7271).
+  if (const std::string* label = Find(job.meta.labels, kQueueNameLabel); label != nullptr) job.queue_name = *label;
   return job;
 }
 
