@@ -27,12 +27,15 @@
 #include "scenario/decode_trace.h"
 #include "scenario/decode_workloads.h"
 #include "scenario/generate_name.h"
+#include "scenario/ownership.h"
 #include "scenario/kinds/integrated_kinds.h"
 #include "scenario/validate.h"
 #include "scenario/workload_kinds.h"
 
 namespace kueuesim::scenario {
 namespace {
+
+constexpr char kPrebuiltWorkloadKey[] = "kueue.x-k8s.io/prebuilt-workload-name";  // annotation or label
 
 constexpr char kClusterAnnotation[] = "kueuesim.io/cluster";
 constexpr char kKueueSimApi[] = "kueuesim.io/v1alpha1";
@@ -73,6 +76,7 @@ class Loader {
     MakeDeferredReplicas();
     KUEUESIM_RETURN_IF_ERROR(FinishPodGroups());
     KUEUESIM_RETURN_IF_ERROR(FinishIntegratedKinds());
+    DropWorkloadsOthersStandFor();
     for (ClusterSpec& cluster : scenario_.clusters) {
       AdjustResources(&cluster);
       KUEUESIM_RETURN_IF_ERROR(ApplyPartialAdmissionGate(&cluster));
@@ -152,6 +156,16 @@ class Loader {
     if (api_version == kKueueSimApi) return LoadKueueSimObject(object, kind);
 
     ClusterSpec& cluster = ClusterFor(root);
+    const int64_t first_sequence = next_sequence_;
+    KUEUESIM_RETURN_IF_ERROR(LoadObject(api_version, kind, group, version, object, root, name, cluster));
+    ownership_.Note(cluster.name, api_version, kind, root, first_sequence, next_sequence_);
+    return absl::OkStatus();
+  }
+
+  // One object of the input, by kind (LoadNode's dispatch).
+  absl::Status LoadObject(const std::string& api_version, const std::string& kind, const std::string& group,
+                          KueueApiVersion version, const FieldReader& object, const doc::Node& root,
+                          const std::string& name, ClusterSpec& cluster) {
     if (group == "kueue.x-k8s.io") {
       if (api_version != "kueue.x-k8s.io/v1beta1" && api_version != "kueue.x-k8s.io/v1beta2") {
         return object.Field("apiVersion")
@@ -273,7 +287,9 @@ class Loader {
       cluster.leader_worker_sets.push_back(std::move(lws));
       return absl::OkStatus();
     } else if (api_version == "batch/v1" && kind == "Job") {
-      if (WarnIfFinished(api_version, kind, root, name)) return absl::OkStatus();
+      if (WarnIfFinished(api_version, kind, root, name) || WarnIfPrebuiltWorkload(kind, root, name)) {
+        return absl::OkStatus();
+      }
       KUEUESIM_ASSIGN_OR_RETURN(auto workload, DecodeJob(object));
       if (!workload.has_value()) {
         scenario_.report.warnings.push_back(fmt::format(
@@ -310,9 +326,29 @@ class Loader {
     return true;
   }
 
+  // A job object whose kueue.x-k8s.io/prebuilt-workload-name annotation (or
+  // label; jobframework.PrebuiltWorkloadNameFor with the default
+  // WorkloadIdentifierAnnotations gate) names a Workload uses that Workload
+  // and never gets one of its own (the pods of a StatefulSet or of a
+  // LeaderWorkerSet group, a job on a MultiKueue worker); the Workload is
+  // the input's, or the one its owner's integration makes. Skipped with a
+  // warning.
+  bool WarnIfPrebuiltWorkload(const std::string& kind, const doc::Node& root, const std::string& name) {
+    const doc::Node metadata = root.Get("metadata");
+    doc::Node prebuilt = metadata.Get("annotations").Get(kPrebuiltWorkloadKey);
+    if (!prebuilt.IsScalar() || prebuilt.scalar().empty()) prebuilt = metadata.Get("labels").Get(kPrebuiltWorkloadKey);
+    if (!prebuilt.IsScalar() || prebuilt.scalar().empty()) return false;
+    scenario_.report.warnings.push_back(fmt::format("{}:{}: {} \"{}\" uses the prebuilt Workload \"{}\" ({}); it gets none of its own",
+                                                    root.file(), root.position().line, kind, name, prebuilt.scalar(),
+                                                    kPrebuiltWorkloadKey));
+    return true;
+  }
+
   absl::Status LoadIntegratedKind(const std::string& api_version, const std::string& kind, const FieldReader& object,
                                   const doc::Node& root, const std::string& name, ClusterSpec* cluster) {
-    if (WarnIfFinished(api_version, kind, root, name)) return absl::OkStatus();
+    if (WarnIfFinished(api_version, kind, root, name) || WarnIfPrebuiltWorkload(kind, root, name)) {
+      return absl::OkStatus();
+    }
     KUEUESIM_ASSIGN_OR_RETURN(IntegratedKinds::Outcome outcome,
                               integrated_kinds_.Decode(api_version, kind, object, cluster->name, next_sequence_));
     if (outcome.deferred) {
@@ -327,6 +363,21 @@ class Loader {
     }
     for (auto& workload : outcome.workloads) KUEUESIM_RETURN_IF_ERROR(AddWorkload(cluster, std::move(workload)));
     return absl::OkStatus();
+  }
+
+  // Objects another object of the input stands for (scenario/ownership.h):
+  // their Workloads go, each with a warning.
+  void DropWorkloadsOthersStandFor() {
+    const Ownership::Dropped dropped = ownership_.Resolve();
+    if (dropped.ranges.empty()) return;
+    const auto gone = [&](int64_t sequence) { return dropped.Contains(sequence); };
+    for (ClusterSpec& cluster : scenario_.clusters) {
+      std::erase_if(cluster.workloads, [&](const model::Workload& wl) { return gone(wl.input_sequence); });
+      std::erase_if(cluster.leader_worker_sets,
+                    [&](const model::LeaderWorkerSet& lws) { return gone(lws.input_sequence); });
+      std::erase_if(cluster.cron_jobs, [&](const model::CronJob& cron_job) { return gone(cron_job.input_sequence); });
+    }
+    for (const std::string& warning : dropped.warnings) scenario_.report.warnings.push_back(warning);
   }
 
   // Partial admission. With the PartialAdmission gate off, Kueue's Workload
@@ -642,6 +693,7 @@ class Loader {
   // Workload FinishPodGroups builds once every file is read.
   absl::Status LoadPod(const FieldReader& object, const doc::Node& root, const std::string& name,
                        ClusterSpec* cluster) {
+    if (WarnIfPrebuiltWorkload("Pod", root, name)) return absl::OkStatus();
     if (IsPodGroupMember(object)) return pod_groups_[cluster->name].Add(object, next_sequence_++);
     if (WarnIfFinished("v1", "Pod", root, name)) return absl::OkStatus();
     std::string why_unmanaged;
@@ -824,6 +876,7 @@ class Loader {
   std::set<std::string> cluster_has_configuration_;
   bool has_simulation_ = false;
   int64_t next_sequence_ = 0;
+  Ownership ownership_;
   std::map<std::string, PodGroupCollector> pod_groups_;  // by cluster name
   IntegratedKinds integrated_kinds_;
   bool keep_document_ = false;  // the document being read holds a deferred object

@@ -311,6 +311,55 @@ TEST(ScenarioLoaderTest, JobBecomesWorkload) {
                                                 HasSubstr("queue-name"))));
 }
 
+// Setup: an export with parents and children: a JobSet (queue label, uid
+// u-js) with its child Job (controller owner the JobSet) and that Job's pod;
+// a Job "owned-elsewhere" whose controller owner reference names the JobSet
+// with another uid; a Job "running" with its exported Workload (controller
+// owner the Job); a pod carrying the prebuilt-workload-name annotation.
+// Invariant: the child Job and its pod get no Workload (the JobSet's admits
+// them, FindAncestorJobManagedByKueue); the Job whose reference's uid does
+// not match keeps its own; "running" is represented by its exported
+// Workload only (one Workload per job); the prebuilt pod gets none; each
+// dropped object is named in a warning.
+TEST(ScenarioLoaderTest, ObjectsOthersStandForGetNoWorkload) {
+  const std::string queue = "  labels: {kueue.x-k8s.io/queue-name: q}\n";
+  const auto owner = [](const std::string& kind, const std::string& api, const std::string& name,
+                        const std::string& uid) {
+    return "  ownerReferences:\n  - {apiVersion: " + api + ", kind: " + kind + ", name: " + name + ", uid: " + uid +
+           ", controller: true}\n";
+  };
+  const std::string job_spec = "spec:\n  template: {spec: {containers: [{name: c}]}}\n";
+  const std::string yaml =
+      "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata:\n  name: js\n  namespace: ns\n  uid: u-js\n" +
+      queue +
+      "spec:\n  replicatedJobs:\n  - name: w\n    template:\n      spec:\n        template: {spec: {containers: "
+      "[{name: c}]}}\n---\n"
+      "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: js-w-0\n  namespace: ns\n  uid: u-child\n" + queue +
+      owner("JobSet", "jobset.x-k8s.io/v1alpha2", "js", "u-js") + job_spec + "---\n" +
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: js-w-0-0\n  namespace: ns\n" + queue +
+      owner("Job", "batch/v1", "js-w-0", "u-child") + "spec:\n  containers: [{name: c}]\n---\n" +
+      "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: owned-elsewhere\n  namespace: ns\n" + queue +
+      owner("JobSet", "jobset.x-k8s.io/v1alpha2", "js", "u-other") + job_spec + "---\n" +
+      "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: running\n  namespace: ns\n  uid: u-run\n" + queue +
+      job_spec + "---\n" +
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: job-running-1a2b3\n  namespace: ns\n" +
+      owner("Job", "batch/v1", "running", "u-run") +
+      "spec:\n  queueName: q\n  podSets:\n  - name: main\n    count: 1\n    template: {spec: {containers: [{name: "
+      "c}]}}\n---\n" +
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: lws-0\n  namespace: ns\n" + queue +
+      "  annotations: {kueue.x-k8s.io/prebuilt-workload-name: leaderworkerset-lws-0-ab12c}\n"
+      "spec:\n  containers: [{name: c}]\n";
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(yaml, "export.yaml"));
+  std::vector<std::string> names;
+  for (const auto& wl : s.clusters[0].workloads) names.push_back(wl.meta.name);
+  EXPECT_THAT(names, ::testing::UnorderedElementsAre("jobset-js", "job-owned-elsewhere", "job-running-1a2b3"));
+  for (const char* expected : {"Job \"js-w-0\" belongs to JobSet \"js\"", "Pod \"js-w-0-0\" belongs to JobSet \"js\"",
+                               "Job \"running\" has its Workload \"job-running-1a2b3\" in the input",
+                               "Pod \"lws-0\" uses the prebuilt Workload \"leaderworkerset-lws-0-ab12c\""}) {
+    EXPECT_THAT(s.report.warnings, Contains(AllOf(HasSubstr("export.yaml:"), HasSubstr(expected)))) << expected;
+  }
+}
+
 // Setup: Jobs labelled kueue.x-k8s.io/max-exec-time-seconds "60" and "0".
 // Invariant: the Workload's maximumExecutionTimeSeconds is 60
 // (jobframework.NewWorkload reads the label for every kind); "0" is refused,

@@ -1,0 +1,150 @@
+// Objects that another object of the input stands for; see ownership.h.
+#include "scenario/ownership.h"
+
+#include <algorithm>
+#include <iterator>
+#include <set>
+
+#include <fmt/format.h>
+
+namespace kueuesim::scenario {
+namespace {
+
+// The API group of an apiVersion ("batch/v1" -> "batch", "v1" -> "").
+std::string_view GroupOf(std::string_view api_version) {
+  const size_t slash = api_version.find('/');
+  return slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
+}
+
+std::string_view ScalarOf(const doc::Node& node) { return node.IsScalar() ? node.scalar() : std::string_view(); }
+
+// The kinds Kueue integrates (IntegrationManager.isKnownOwner): a walk up
+// the owners goes through them and stops at any other kind.
+bool KnownKind(std::string_view group, std::string_view kind) {
+  if (group.empty()) return kind == "Pod";
+  if (group == "batch") return kind == "Job";
+  if (group == "apps") return kind == "StatefulSet" || kind == "Deployment";
+  return group == "jobset.x-k8s.io" || group == "kubeflow.org" || group == "trainer.kubeflow.org" ||
+         group == "ray.io" || group == "workload.codeflare.dev" || group == "sparkoperator.k8s.io" ||
+         group == "leaderworkerset.x-k8s.io";
+}
+
+// Walks longer than this are cut (Kueue's managedOwnersChainLimit is 10).
+constexpr int kMaxOwnerDepth = 10;
+
+}  // namespace
+
+std::string Ownership::Key(std::string_view cluster, std::string_view ns, std::string_view group,
+                           std::string_view kind, std::string_view name) {
+  std::string key;
+  key.reserve(cluster.size() + ns.size() + group.size() + kind.size() + name.size() + 4);
+  for (std::string_view part : {cluster, ns, group, kind}) {
+    key.append(part);
+    key.push_back('\0');
+  }
+  key.append(name);
+  return key;
+}
+
+void Ownership::Note(const std::string& cluster, std::string_view api_version, std::string_view kind,
+                     const doc::Node& object, int64_t first_sequence, int64_t end_sequence) {
+  if (!object.IsMapping()) return;
+  const std::string_view group = GroupOf(api_version);
+  const doc::Node metadata = object.Get("metadata");
+  const std::string_view name = ScalarOf(metadata.Get("name"));
+  if (name.empty()) return;
+  std::string_view ns = ScalarOf(metadata.Get("namespace"));
+  if (ns.empty()) ns = "default";
+  // The controller owner (metav1.GetControllerOf).
+  const doc::Node* controller = nullptr;
+  const doc::Node owners = metadata.Get("ownerReferences");
+  doc::Node controller_node;
+  for (size_t i = 0; owners.IsSequence() && i < owners.size(); ++i) {
+    const doc::Node owner = owners.at(i);
+    if (ScalarOf(owner.Get("controller")) == "true") {
+      controller_node = owner;
+      controller = &controller_node;
+      break;
+    }
+  }
+  const bool is_workload = group == "kueue.x-k8s.io" && kind == "Workload";
+  const bool made_workloads = end_sequence > first_sequence;
+  if (controller == nullptr && (!made_workloads || is_workload || (group.empty() && kind == "Pod"))) return;
+  std::string key = Key(cluster, ns, group, kind, name);
+  if (records_.count(key) != 0) return;  // a duplicate: the loader reports it where it matters
+  Record record;
+  record.kind = std::string(kind);
+  record.name = std::string(name);
+  record.uid = std::string(ScalarOf(metadata.Get("uid")));
+  record.where = fmt::format("{}:{}", object.file(), object.position().line);
+  record.known_kind = KnownKind(group, kind);
+  record.is_workload = is_workload;
+  record.first_sequence = first_sequence;
+  record.end_sequence = end_sequence;
+  if (controller != nullptr) {
+    record.has_owner = true;
+    record.owner.key = Key(cluster, ns, GroupOf(ScalarOf(controller->Get("apiVersion"))),
+                           ScalarOf(controller->Get("kind")), ScalarOf(controller->Get("name")));
+    record.owner.uid = std::string(ScalarOf(controller->Get("uid")));
+  }
+  order_.push_back(key);
+  records_.emplace(std::move(key), std::move(record));
+}
+
+bool Ownership::Dropped::Contains(int64_t sequence) const {
+  // The ranges are sorted and do not overlap (one per object).
+  auto it = std::upper_bound(ranges.begin(), ranges.end(), sequence,
+                             [](int64_t s, const std::pair<int64_t, int64_t>& range) { return s < range.first; });
+  return it != ranges.begin() && sequence < std::prev(it)->second;
+}
+
+Ownership::Dropped Ownership::Resolve() const {
+  Dropped dropped;
+  // The record a reference names, or null when it is not in the input or
+  // its uid is not the reference's (when both are known).
+  const auto follow = [this](const Owner& owner) -> const Record* {
+    auto it = records_.find(owner.key);
+    if (it == records_.end()) return nullptr;
+    if (!owner.uid.empty() && !it->second.uid.empty() && owner.uid != it->second.uid) return nullptr;
+    return &it->second;
+  };
+  std::set<std::string> dropped_jobs;  // keys of objects whose Workloads went
+  for (const std::string& key : order_) {
+    const Record& record = records_.at(key);
+    if (!record.has_owner) continue;
+    if (record.is_workload) {
+      // An exported Workload stands for the job that owns it.
+      const Record* job = follow(record.owner);
+      if (job == nullptr || job->is_workload || !job->made_workloads() || !dropped_jobs.insert(record.owner.key).second) {
+        continue;
+      }
+      dropped.ranges.emplace_back(job->first_sequence, job->end_sequence);
+      dropped.warnings.push_back(fmt::format(
+          "{}: {} \"{}\" has its Workload \"{}\" in the input ({}), which stands for it (Kueue keeps one Workload "
+          "per job)",
+          job->where, job->kind, job->name, record.name, record.where));
+      continue;
+    }
+    if (!record.made_workloads()) continue;
+    // FindAncestorJobManagedByKueue: the highest managed job among the
+    // controller owners.
+    const Record* top = nullptr;
+    const Record* current = &record;
+    for (int depth = 0; depth < kMaxOwnerDepth && current->has_owner; ++depth) {
+      const Record* owner = follow(current->owner);
+      if (owner == nullptr || !owner->known_kind || owner == &record) break;
+      if (owner->made_workloads()) top = owner;
+      current = owner;
+    }
+    if (top == nullptr || !dropped_jobs.insert(key).second) continue;
+    dropped.ranges.emplace_back(record.first_sequence, record.end_sequence);
+    dropped.warnings.push_back(fmt::format(
+        "{}: {} \"{}\" belongs to {} \"{}\" ({}), a job Kueue manages: the ancestor's Workload admits it, it gets "
+        "none of its own",
+        record.where, record.kind, record.name, top->kind, top->name, top->where));
+  }
+  std::sort(dropped.ranges.begin(), dropped.ranges.end());
+  return dropped;
+}
+
+}  // namespace kueuesim::scenario
