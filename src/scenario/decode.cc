@@ -16,6 +16,7 @@
 #include "scenario/decode_dra.h"
 #include "scenario/decode_durations.h"
 #include "scenario/generate_name.h"
+#include "scenario/kinds/common.h"
 #include "scenario/decode_provisioning.h"
 
 namespace kueuesim::scenario {
@@ -27,6 +28,7 @@ constexpr char kQueueNameLabel[] = "kueue.x-k8s.io/queue-name";
 constexpr char kPriorityClassLabel[] = "kueue.x-k8s.io/priority-class";
 constexpr char kJobMinParallelismAnnotation[] = "kueue.x-k8s.io/job-min-parallelism";
 constexpr char kMaxExecTimeLabel[] = "kueue.x-k8s.io/max-exec-time-seconds";
+constexpr char kJobCompletionIndexAnnotation[] = "batch.kubernetes.io/job-completion-index";
 constexpr char kArrivalAnnotation[] = "kueuesim.io/arrival";
 constexpr char kDurationAnnotation[] = "kueuesim.io/duration";
 constexpr char kStartupDelayAnnotation[] = "kueuesim.io/startup-delay";
@@ -1306,9 +1308,14 @@ absl::StatusOr<std::optional<model::Workload>> DecodeJobWithMeta(const FieldRead
     wl.maximum_execution_time_seconds = seconds;
   }
   KUEUESIM_RETURN_IF_ERROR(DecodePodTemplate(spec.Field("template"), &pod_set, /*api_server_validated=*/true));
-  KUEUESIM_ASSIGN_OR_RETURN(
-      pod_set.topology_request,
-      DecodeTopologyAnnotations(spec.Field("template").Field("metadata").Field("annotations")));
+  // The TAS annotations as Kueue's Job integration reads them (its webhook's
+  // ValidateTASPodSetRequest, then the request builder with the completion
+  // index as the pod index label); multi-layer slice constraints included.
+  kinds::TopologyIndex index;
+  index.pod_index_label = kJobCompletionIndexAnnotation;
+  KUEUESIM_ASSIGN_OR_RETURN(pod_set.topology_request,
+                            kinds::TopologyRequestFromAnnotations(spec.Field("template").Field("metadata").Field("annotations"),
+                                                           pod_set.count, index));
   wl.pod_sets.push_back(std::move(pod_set));
   if (auto it = meta.labels.find(kPriorityClassLabel); it != meta.labels.end()) {
     wl.priority_class_name = it->second;

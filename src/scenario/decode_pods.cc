@@ -14,6 +14,7 @@
 
 #include "kueuesim/base/status.h"
 #include "scenario/decode.h"
+#include "scenario/kinds/common.h"
 
 namespace kueuesim::scenario {
 namespace {
@@ -120,9 +121,13 @@ absl::StatusOr<model::PodSet> BuildPodSet(const FieldReader& source, const std::
   pod_set.name = name;
   pod_set.count = count;
   KUEUESIM_RETURN_IF_ERROR(DecodePodTemplate(source, &pod_set, /*api_server_validated=*/true));
+  // As Kueue's pod integration builds it (jobframework's request builder,
+  // after the webhook's ValidateTASPodSetRequest); multi-layer slice
+  // constraints included.
+  kinds::TopologyIndex index;
+  if (pod_index_label != nullptr) index.pod_index_label = pod_index_label;
   KUEUESIM_ASSIGN_OR_RETURN(pod_set.topology_request,
-                            DecodeTopologyAnnotations(source.Field("metadata").Field("annotations")));
-  if (pod_set.topology_request.has_value()) pod_set.topology_request->pod_index_label = pod_index_label;
+                            kinds::TopologyRequestFromAnnotations(source.Field("metadata").Field("annotations"), count, index));
   return pod_set;
 }
 

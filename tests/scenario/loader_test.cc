@@ -360,6 +360,36 @@ TEST(ScenarioLoaderTest, ObjectsOthersStandForGetNoWorkload) {
   }
 }
 
+// Setup: Jobs of 8 pods whose pod templates carry (a) the multi-layer slice
+// annotation (blocks of 8, racks of 4), (b) both the required and the
+// preferred topology annotation. Invariant: (a) gives two slice layers and
+// the completion index as the pod index label, as Kueue's request builder
+// does for a Job; (b) is refused, as Kueue's Job webhook
+// (ValidateTASPodSetRequest) refuses it.
+TEST(ScenarioLoaderTest, JobTopologyAnnotationsAsKueueReadsThem) {
+  const auto job = [](const std::string& annotations) {
+    return "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n  labels: {kueue.x-k8s.io/queue-name: q}\n"
+           "spec:\n  parallelism: 8\n  template:\n    metadata:\n      annotations:\n" +
+           annotations + "    spec: {containers: [{name: c}]}\n";
+  };
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(
+      Scenario s, LoadYaml(job("        kueue.x-k8s.io/podset-slice-required-topology-constraints: "
+                               "'[{\"topology\": \"block\", \"size\": 8}, {\"topology\": \"rack\", \"size\": 4}]'\n")));
+  const auto& request = s.clusters[0].workloads[0].pod_sets[0].topology_request;
+  ASSERT_TRUE(request.has_value());
+  ASSERT_EQ(request->slice_layers.size(), 2u);
+  EXPECT_EQ(request->slice_layers[0].topology, "block");
+  EXPECT_EQ(request->slice_layers[0].size, 8);
+  EXPECT_EQ(request->slice_layers[1].topology, "rack");
+  EXPECT_EQ(request->slice_layers[1].size, 4);
+  EXPECT_EQ(request->pod_index_label, "batch.kubernetes.io/job-completion-index");
+  EXPECT_THAT(LoadYaml(job("        kueue.x-k8s.io/podset-required-topology: rack\n"
+                           "        kueue.x-k8s.io/podset-preferred-topology: block\n"),
+                       "job.yaml"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("job.yaml:"), HasSubstr("more than one topology annotation"))));
+}
+
 // Setup: Jobs labelled kueue.x-k8s.io/max-exec-time-seconds "60" and "0".
 // Invariant: the Workload's maximumExecutionTimeSeconds is 60
 // (jobframework.NewWorkload reads the label for every kind); "0" is refused,
