@@ -74,8 +74,10 @@ model::Workload LwsController::GroupWorkload(int32_t index) const {
     wl.priority_class_name = spec_.priority_class_name;
     wl.priority_class_source = "kueue.x-k8s.io/workloadpriorityclass";
   }
+  // podSets(): the worker pod set is always there, of size - 1 pods next to
+  // a leader (none when size is 1).
   if (spec_.leader_template.has_value()) wl.pod_sets.push_back(*spec_.leader_template);
-  if (wl.pod_sets.empty() || spec_.size > 1) wl.pod_sets.push_back(spec_.worker_template);
+  wl.pod_sets.push_back(spec_.worker_template);
   // Groups created together queue in index order (decisions.md: input
   // order), as they have the same priority and creation time.
   wl.input_sequence = spec_.input_sequence;
