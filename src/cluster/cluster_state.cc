@@ -6,6 +6,9 @@
 #include <functional>
 #include <numeric>
 #include <set>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -691,14 +694,34 @@ absl::StatusOr<std::unique_ptr<ClusterState>> ClusterState::Build(const scenario
     cohort_nodes.emplace(name, node);
     return node;
   };
+  // Cohorts whose parents lead into a cycle (hierarchy.HasCycle): Kueue's
+  // snapshot leaves them out and the ClusterQueues under them are inactive
+  // (inactiveCQReasonHasCycle); they are not linked to their parents here.
+  std::unordered_map<std::string, std::string> parent_of;
+  for (const auto& cohort : own.cohorts) parent_of.emplace(cohort.meta.name, cohort.parent);
+  const auto has_cycle = [&](const std::string& start) {
+    std::unordered_set<std::string> seen;
+    for (std::string name = start; !name.empty();) {
+      if (!seen.insert(name).second) return true;
+      auto it = parent_of.find(name);
+      if (it == parent_of.end()) return false;
+      name = it->second;
+    }
+    return false;
+  };
   for (const auto& cohort : own.cohorts) {
     NodeId node = cohort_node(cohort.meta.name);
     tree.SetFairWeight(node, cohort.fair_weight);
     set_quotas(node, cohort.resource_groups);
-    if (!cohort.parent.empty()) tree.SetParent(node, cohort_node(cohort.parent));
+    if (!cohort.parent.empty() && !has_cycle(cohort.meta.name)) tree.SetParent(node, cohort_node(cohort.parent));
   }
   for (auto& info : state->cqs_) {
-    if (!info.spec->cohort.empty()) tree.SetParent(info.node, cohort_node(info.spec->cohort));
+    if (info.spec->cohort.empty()) continue;
+    tree.SetParent(info.node, cohort_node(info.spec->cohort));
+    if (has_cycle(info.spec->cohort)) {
+      info.active = false;
+      info.inactive_reason += (info.inactive_reason.empty() ? "" : ", ") + std::string("is in a cohort tree with a cycle");
+    }
   }
   tree.Finalize();
   state->node_cq_.assign(static_cast<size_t>(tree.num_nodes()), kNone);

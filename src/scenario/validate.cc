@@ -293,11 +293,11 @@ absl::Status ValidateCluster(ClusterSpec* cluster, LoadReport* report) {
   for (const auto& cohort : cluster->cohorts) {
     KUEUESIM_RETURN_IF_ERROR(
         ValidateResourceGroups(cohort.resource_groups, cohort.meta, "Cohort", !cohort.parent.empty()));
-    if (cohort.parent == cohort.meta.name) {
-      return ObjectError(cohort.meta, "Cohort", "spec.parentName", "a cohort cannot be its own parent");
-    }
     cohort_names.insert(cohort.meta.name);
   }
+  // Kueue accepts cohorts whose parents form a cycle (no webhook checks it)
+  // and never admits from the ClusterQueues of such a tree (the snapshot
+  // leaves them out as inactive, reason HasCycle); ClusterState does the same.
   std::vector<std::string> cycle = FindCohortCycle(*cluster);
   if (!cycle.empty()) {
     const model::Cohort* first = nullptr;
@@ -307,8 +307,10 @@ absl::Status ValidateCluster(ClusterSpec* cluster, LoadReport* report) {
     std::string path;
     for (const auto& name : cycle) path += name + " -> ";
     path += cycle.front();
-    return ObjectError(first->meta, "Cohort", "spec.parentName",
-                       fmt::format("cohorts form a cycle: {}", path));
+    report->warnings.push_back(fmt::format(
+        "{}: Cohort \"{}\": spec.parentName: cohorts form a cycle: {}; Kueue admits nothing from the ClusterQueues "
+        "of that tree",
+        Where(first->meta), first->meta.name, path));
   }
   // Kueue builds a topology only from nodes carrying every level label
   // (kubelet sets kubernetes.io/hostname on real nodes; hand-written ones

@@ -107,20 +107,6 @@ spec:
 """, "capacity or stockout"
     yield "negative quota", VALID_HEAD + cq("a", quota="-1"), "nominalQuota"
     yield "negative count", VALID_HEAD + workload(count="-2"), "count"
-    yield "cohort cycle", VALID_HEAD + """apiVersion: kueue.x-k8s.io/v1beta2
-kind: Cohort
-metadata:
-  name: a
-spec:
-  parentName: b
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: Cohort
-metadata:
-  name: b
-spec:
-  parentName: a
-""", "cycle"
     yield "flavor listed twice", VALID_HEAD + """apiVersion: kueue.x-k8s.io/v1beta2
 kind: ClusterQueue
 metadata:
