@@ -1130,6 +1130,8 @@ void ClusterRuntime::OnAdmissionFairSharingTick() {
   }
 }
 
+bool ClusterRuntime::HasHeads() const { return queues_->AnyActive(); }
+
 bool ClusterRuntime::AdmissionBlocked() const {
   const model::WaitForPodsReadyConfig& wfpr = state_->configuration().wait_for_pods_ready;
   return wfpr.enable && wfpr.block_admission && !state_->gates().disable_wait_for_pods_ready &&

@@ -261,7 +261,11 @@ class ClusterRuntime : public engine::EventHandler {
   bool recycle_finished() const { return recycle_finished_; }
 
   // Whether a scheduling cycle could make progress now.
-  bool NeedsCycle() const { return needs_cycle_ && !AdmissionBlocked(); }
+  // Kueue's scheduler waits for a head (queue Manager.Heads blocks while
+  // every queue is empty): no cycle runs, or counts, without one.
+  bool NeedsCycle() const {
+    return needs_cycle_ && !AdmissionBlocked() && (HasHeads() || !input_eviction_releases_.empty());
+  }
   // Runs one scheduling cycle at the engine's current time and applies
   // its decisions. Returns whether it progressed (see CycleResult).
   bool RunCycle();
@@ -411,6 +415,8 @@ class ClusterRuntime : public engine::EventHandler {
   // waitForPodsReady with blockAdmission: whether an admitted workload is
   // still waiting for its pods (the scheduler does not admit meanwhile).
   bool AdmissionBlocked() const;
+  // Whether some active ClusterQueue's queue holds a workload to pop.
+  bool HasHeads() const;
   // Kueue's requeuing backoff: min(base * 2^(n-1), max) plus jitter.
   SimDuration RequeueBackoff(int32_t requeue_count, WorkloadId id) const;
   UnixMicros WallNow() const;
