@@ -10,10 +10,13 @@ namespace kueuesim::cluster {
 namespace {
 
 // Kueue's float view of a canonical amount (Quantity.AsApproximateFloat64).
-double AsFloat(const ClusterState& state, ResourceId resource, Amount amount) {
+double AsFloat(std::string_view resource_name, Amount amount) {
   if (amount == kUnlimited) return std::numeric_limits<double>::infinity();
   double value = static_cast<double>(amount);
-  return IsMilliResource(state.resource_name(resource)) ? value / 1000.0 : value;
+  return IsMilliResource(resource_name) ? value / 1000.0 : value;
+}
+double AsFloat(const ClusterState& state, ResourceId resource, Amount amount) {
+  return AsFloat(state.resource_name(resource), amount);
 }
 
 void Add(std::map<ResourceId, double>* into, const std::map<ResourceId, double>& from, double factor) {
@@ -28,20 +31,29 @@ AdmissionFairSharing::AdmissionFairSharing(const ClusterState* state) : state_(s
   if (!enabled_) return;
   half_life_ = config->usage_half_life_time;
   sampling_interval_ = config->usage_sampling_interval;
-  for (const auto& [name, weight] : config->resource_weights) {
-    ResourceId r = state->FindResource(name);
-    if (r != kNone) resource_weights_[r] = weight;
-  }
+  // A resource that no ClusterQueue covers and no workload requests still
+  // counts (CalculateUsage sums every consumed resource): such names get ids
+  // of their own below kNone.
+  for (const auto& [name, weight] : config->resource_weights) resource_weights_[ResourceOf(name)] = weight;
   entries_.resize(static_cast<size_t>(state->num_local_queues()));
   for (LqId lq = 0; lq < state->num_local_queues(); ++lq) {
     Entry& entry = entries_[static_cast<size_t>(lq)];
     const model::LocalQueue& spec = *state->lq(lq).spec;
     entry.weight = spec.fair_weight;
-    for (const auto& [name, amount] : spec.afs_consumed) {
-      ResourceId r = state->FindResource(name);
-      if (r != kNone) entry.consumed[r] = AsFloat(*state, r, amount);
-    }
+    for (const auto& [name, amount] : spec.afs_consumed) entry.consumed[ResourceOf(name)] = AsFloat(name, amount);
   }
+}
+
+ResourceId AdmissionFairSharing::ResourceOf(const std::string& name) {
+  const ResourceId known = state_->FindResource(name);
+  if (known != kNone) return known;
+  auto it = std::find(unknown_resources_.begin(), unknown_resources_.end(), name);
+  if (it == unknown_resources_.end()) it = unknown_resources_.insert(unknown_resources_.end(), name);
+  return kNone - 1 - static_cast<ResourceId>(it - unknown_resources_.begin());
+}
+
+std::string_view AdmissionFairSharing::ResourceName(ResourceId r) const {
+  return r >= 0 ? std::string_view(state_->resource_name(r)) : std::string_view(unknown_resources_[static_cast<size_t>(kNone - 1 - r)]);
 }
 
 bool AdmissionFairSharing::OrdersClusterQueue(CqId cq) const {
@@ -54,15 +66,14 @@ double AdmissionFairSharing::Usage(LqId lq) const {
   Resources all = entry.consumed;
   Add(&all, entry.pending_penalty, 1.0);
   // Summed in resource-name order, as Kueue does.
-  std::vector<std::pair<std::string, double>> named;
-  for (const auto& [r, v] : all) named.emplace_back(state_->resource_name(r), v);
+  std::vector<std::pair<std::string_view, double>> named;
+  for (const auto& [r, v] : all) {
+    auto it = resource_weights_.find(r);
+    named.emplace_back(ResourceName(r), (it == resource_weights_.end() ? 1.0 : it->second) * v);
+  }
   std::sort(named.begin(), named.end());
   double usage = 0;
-  for (const auto& [name, value] : named) {
-    ResourceId r = state_->FindResource(name);
-    auto it = resource_weights_.find(r);
-    usage += (it == resource_weights_.end() ? 1.0 : it->second) * value;
-  }
+  for (const auto& [name, weighted] : named) usage += weighted;
   if (entry.weight <= 0) return std::numeric_limits<double>::infinity();
   return usage / entry.weight;
 }

@@ -14,6 +14,8 @@
 
 #include <map>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "kueuesim/base/time.h"
@@ -60,10 +62,16 @@ class AdmissionFairSharing {
   };
 
   Resources TotalRequests(const WorkloadRecord& wl) const;
+  // The id of resource `name` for this class: the cluster's, or for a name
+  // the cluster does not know (only in a LocalQueue's consumed usage or the
+  // resource weights) an id of its own below kNone.
+  ResourceId ResourceOf(const std::string& name);
+  std::string_view ResourceName(ResourceId r) const;
   double Alpha(double elapsed_seconds) const;
   void Decay(Entry* entry, SimTime now);
 
   const ClusterState* state_;
+  std::vector<std::string> unknown_resources_;  // ids kNone - 1, kNone - 2, ...
   bool enabled_ = false;
   SimDuration half_life_ = 0;
   SimDuration sampling_interval_ = 0;
