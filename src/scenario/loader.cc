@@ -35,6 +35,7 @@
 namespace kueuesim::scenario {
 namespace {
 
+constexpr char kLwsExclusiveTopology[] = "leaderworkerset.sigs.k8s.io/exclusive-topology";
 constexpr char kPrebuiltWorkloadKey[] = "kueue.x-k8s.io/prebuilt-workload-name";  // annotation or label
 
 constexpr char kClusterAnnotation[] = "kueuesim.io/cluster";
@@ -280,6 +281,14 @@ class Loader {
             "{}:{}: LeaderWorkerSet \"{}\" has no kueue.x-k8s.io/queue-name label; Kueue does not manage it",
             root.file(), root.position().line, name));
         return absl::OkStatus();
+      }
+      // Exclusive placement changes when LWS creates a group's workers (once
+      // the leader is scheduled), which the rollout model does not follow.
+      if (root.Get("metadata").Get("annotations").Get(kLwsExclusiveTopology).IsScalar()) {
+        scenario_.report.warnings.push_back(fmt::format(
+            "{}:{}: LeaderWorkerSet \"{}\": annotation {} is not modelled (exclusive placement; workers are created "
+            "with their leader)",
+            root.file(), root.position().line, name, kLwsExclusiveTopology));
       }
       // One Workload per group.
       KUEUESIM_RETURN_IF_ERROR(budget_.Add(Budget::Kind::kWorkloads, lws.replicas, object.Field("spec").Field("replicas")));

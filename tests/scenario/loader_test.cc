@@ -390,6 +390,20 @@ TEST(ScenarioLoaderTest, JobTopologyAnnotationsAsKueueReadsThem) {
                        AllOf(HasSubstr("job.yaml:"), HasSubstr("more than one topology annotation"))));
 }
 
+// Setup: a managed LeaderWorkerSet with the exclusive-topology annotation.
+// Invariant: it loads, with a warning naming the annotation (exclusive
+// placement is not modelled).
+TEST(ScenarioLoaderTest, LeaderWorkerSetExclusiveTopologyIsNamedInAWarning) {
+  const std::string yaml =
+      "apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\nmetadata:\n  name: x\n  namespace: ns\n"
+      "  labels: {kueue.x-k8s.io/queue-name: q}\n  annotations: {leaderworkerset.sigs.k8s.io/exclusive-topology: rack}\n"
+      "spec:\n  replicas: 1\n  leaderWorkerTemplate:\n    size: 2\n    workerTemplate: {spec: {containers: [{name: c}]}}\n";
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(yaml, "lws.yaml"));
+  EXPECT_EQ(s.clusters[0].leader_worker_sets.size(), 1u);
+  EXPECT_THAT(s.report.warnings, Contains(AllOf(HasSubstr("lws.yaml:"), HasSubstr("LeaderWorkerSet \"x\""),
+                                                HasSubstr("leaderworkerset.sigs.k8s.io/exclusive-topology"))));
+}
+
 // Setup: Jobs labelled kueue.x-k8s.io/max-exec-time-seconds "60" and "0".
 // Invariant: the Workload's maximumExecutionTimeSeconds is 60
 // (jobframework.NewWorkload reads the label for every kind); "0" is refused,
