@@ -8,6 +8,7 @@
 
 #include "kueuesim/base/quantity.h"
 #include "kueuesim/base/status.h"
+#include "kueuesim/runtime/provisioning.h"
 
 namespace kueuesim::multikueue {
 
@@ -71,7 +72,8 @@ void AddAll(std::map<std::string, double>* to, const std::map<std::string, doubl
 // is accounted here, per copy instance.
 struct MultiKueueController::LiveCopy {
   WorkloadId manager = kNone;
-  std::string key;
+  std::string key;       // the manager's workload
+  std::string copy_key;  // the copy's on the worker (the same name, unless it clashed there)
   int32_t report = kNone;
   bool detached = false;     // the manager let go of it while the worker was unreachable
   bool deleting = false;     // its deletion is on its way
@@ -131,10 +133,16 @@ class MultiKueueController::WorkerLink : public runtime::WorkloadOwner {
 
   // Whether `copy` in the worker is still the copy of manager workload
   // `manager_id` named `key`.
+  // Whether `copy` is still the copy of the manager's workload `manager_id`
+  // (key `key`): its record may have been recycled meanwhile. A copy renamed
+  // on the worker (its name clashed there) is known by its live entry.
   bool IsCopy(WorkloadId copy, WorkloadId manager_id, const std::string& key) const {
     if (copy == kNone || copy >= worker_->state().num_workloads()) return false;
     const WorkloadRecord& wl = worker_->state().workload(copy);
-    return wl.owner == owner_id_ && wl.owner_index == manager_id && wl.key == key;
+    if (wl.owner != owner_id_ || wl.owner_index != manager_id) return false;
+    auto it = live_.find(copy);
+    if (it != live_.end() && it->second.key == key) return wl.key == it->second.copy_key;
+    return wl.key == key;
   }
 
   // runtime::WorkloadOwner
@@ -1034,11 +1042,23 @@ void MultiKueueController::RunOperation(int32_t index) {
       live.manager = op.manager;
       live.key = wl.key;
       live.report = group.report;
-      auto created = worker.worker()->AddOwnedWorkload(std::move(clone), worker.owner_id(), op.manager);
+      const std::string name = clone.meta.name;
+      auto created = worker.worker()->AddOwnedWorkload(clone, worker.owner_id(), op.manager);
+      // The worker already has a Workload of that name (a job of its own, or
+      // another manager's copy of a job of the same name). Kueue's Workload
+      // names carry a hash of the job's UID and never collide; the copy takes
+      // a suffix from its manager cluster and key instead.
+      for (uint64_t attempt = 0; !created.ok() && attempt < 16; ++attempt) {
+        clone.meta.name = fmt::format(
+            "{}-{:05x}", name,
+            runtime::HashString(fmt::format("{}/{}/{}", manager_->state().name(), wl.key, attempt)) & 0xfffff);
+        created = worker.worker()->AddOwnedWorkload(clone, worker.owner_id(), op.manager);
+      }
       if (!created.ok()) {
         KUEUESIM_CHECK_MSG(false, fmt::format("MultiKueue copy of {} on {}: {}", wl.key, worker.name(),
                                               StatusMessage(created.status())));
       }
+      live.copy_key = worker.worker()->state().workload(*created).key;
       // It arrives in the worker's queue now; the worker schedules it later.
       copy.id = *created;
       worker.live()[*created] = std::move(live);

@@ -908,5 +908,154 @@ TEST(MultiKueueInvariantTest, LosingCopiesBeingDeletedPass) {
   EXPECT_TRUE((*simulation)->Run(options).ok());
 }
 
+// Setup: worker w1 runs a Job "a" of its own in namespace ml; the manager
+// dispatches its own Job "a" of ml to w1 (the copy's name clashes there),
+// then the manager's job is evicted (PodsReady timeout) and dispatched
+// again. Invariant: no crash and no invariant broken: the copy takes a
+// suffix on w1 (Kueue's Workload names carry a hash of the job's UID and
+// never collide), the manager's deletion reaches the renamed copy, and the
+// worker's own Job is never touched.
+TEST(MultiKueueFlowTest, CopyWhoseNameClashesOnTheWorkerIsRenamed) {
+  const std::string yaml = R"(apiVersion: kueuesim.io/v1alpha1
+kind: Simulation
+metadata: {name: s19}
+spec:
+  startTime: "2025-06-02T09:00:00Z"
+  until: 6h
+  multiKueue: {dispatchLatency: 1s, statusSyncLatency: 1s}
+---
+apiVersion: kueuesim.io/v1alpha1
+kind: Cluster
+metadata: {name: manager}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: AdmissionCheck
+metadata: {name: multikueue}
+spec:
+  controllerName: kueue.x-k8s.io/multikueue
+  parameters: {apiGroup: kueue.x-k8s.io, kind: MultiKueueConfig, name: fleet}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: MultiKueueConfig
+metadata: {name: fleet}
+spec:
+  clusters: [w1]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: MultiKueueCluster
+metadata: {name: w1}
+spec:
+  clusterSource: {kubeConfig: {location: w1-kubeconfig}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: default}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: gpu}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors:
+    - name: default
+      resources:
+      - {name: nvidia.com/gpu, nominalQuota: "32"}
+  admissionChecksStrategy:
+    admissionChecks:
+    - name: multikueue
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: lq, namespace: ml}
+spec: {clusterQueue: gpu}
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: a
+  namespace: ml
+  labels:
+    kueue.x-k8s.io/queue-name: lq
+  annotations:
+    kueuesim.io/duration: 1h
+    kueuesim.io/arrival: 1m
+spec:
+  template:
+    spec:
+      containers:
+      - name: c
+        resources:
+          requests:
+            nvidia.com/gpu: "4"
+---
+apiVersion: kueuesim.io/v1alpha1
+kind: Cluster
+metadata: {name: w1}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: default}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: gpu}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors:
+    - name: default
+      resources:
+      - {name: nvidia.com/gpu, nominalQuota: "8"}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: lq, namespace: ml}
+spec: {clusterQueue: gpu}
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: a
+  namespace: ml
+  labels:
+    kueue.x-k8s.io/queue-name: lq
+  annotations:
+    kueuesim.io/duration: 2h
+spec:
+  template:
+    spec:
+      containers:
+      - name: c
+        resources:
+          requests:
+            nvidia.com/gpu: "4"
+)";
+  auto scenario = testing::LoadYaml(yaml, "clash.yaml");
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  static const policy::PolicyRegistry builtins = policy::PolicyRegistry::WithBuiltins();
+  auto simulation = sim::Simulation::Create(*scenario, builtins);
+  ASSERT_TRUE(simulation.ok()) << simulation.status();
+  // "<cluster> <workload>" of each quota reservation.
+  struct Reservations : cluster::EventSink {
+    void OnEvent(const cluster::SimEvent& event) override {
+      if (event.type != cluster::EventType::kQuotaReserved || event.workload == cluster::kNone) return;
+      lines.push_back(event.cluster->name() + " " + event.cluster->workload(event.workload).key);
+    }
+    std::vector<std::string> lines;
+  } reservations;
+  (*simulation)->AddEventSink(&reservations);
+  sim::RunOptions options;
+  options.check_invariants = true;
+  const absl::Status status = (*simulation)->Run(options);
+  EXPECT_TRUE(status.ok()) << status;
+  ASSERT_GE(reservations.lines.size(), 3u);
+  EXPECT_EQ(reservations.lines[0], "w1 ml/job-a");       // the worker's own Job
+  EXPECT_EQ(reservations.lines[1], "manager ml/job-a");  // the manager's
+  EXPECT_THAT(reservations.lines[2], ::testing::StartsWith("w1 ml/job-a-"));  // its copy, renamed
+}
+
 }  // namespace
 }  // namespace kueuesim
