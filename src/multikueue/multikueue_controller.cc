@@ -768,9 +768,13 @@ void MultiKueueController::Reconcile(WorkloadId id) {
 
   // 7. Orchestrated preemption.
   if (orchestrated_preemption_) OpenPreemptionGateIfDue(id, group);
-  // 8. Nomination waits for every other admission check.
-  if (!OtherChecksReady(id, group)) return;
-  Nominate(id, group);
+  // 8. Copies wait for every other admission check
+  // (nominateAndSynchronizeWorkers). So does AllAtOnce's nomination, made
+  // there; the Incremental and external dispatchers nominate in reconcilers
+  // of their own, whatever the other checks say, and their rounds go on.
+  const bool others_ready = OtherChecksReady(id, group);
+  if (others_ready || report_.dispatcher != policy::kAllAtOnceDispatcher) Nominate(id, group);
+  if (!others_ready) return;
   SyncCopies(id, group);
 }
 

@@ -1057,5 +1057,211 @@ spec:
   EXPECT_THAT(reservations.lines[2], ::testing::StartsWith("w1 ml/job-a-"));  // its copy, renamed
 }
 
+// Setup: the manager's ClusterQueue has the MultiKueue check and a check of
+// another controller that turns Ready after 12 minutes; Incremental
+// dispatcher with stepSize 1 over three workers. Invariant: the Incremental
+// rounds do not wait for the other check (its reconciler nominates at 0,
+// 5m and 10m); the copies do (nominateAndSynchronizeWorkers): all three are
+// created once the check is Ready, at 12m (plus the dispatch latency).
+TEST(MultiKueueFlowTest, IncrementalRoundsGoOnWhileOtherChecksArePending) {
+  const std::string yaml = R"(apiVersion: kueuesim.io/v1alpha1
+kind: Simulation
+metadata: {name: s21}
+spec:
+  startTime: "2025-06-02T09:00:00Z"
+  until: 6h
+  multiKueue: {dispatchLatency: 1s, statusSyncLatency: 1s}
+---
+apiVersion: kueuesim.io/v1alpha1
+kind: Cluster
+metadata: {name: manager}
+---
+apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+multiKueue:
+  dispatcherName: kueue.x-k8s.io/multikueue-dispatcher-incremental
+  incrementalDispatcherConfig: {stepSize: 1}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: AdmissionCheck
+metadata: {name: multikueue}
+spec:
+  controllerName: kueue.x-k8s.io/multikueue
+  parameters: {apiGroup: kueue.x-k8s.io, kind: MultiKueueConfig, name: fleet}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: MultiKueueConfig
+metadata: {name: fleet}
+spec:
+  clusters: [w1, w2, w3]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: MultiKueueCluster
+metadata: {name: w1}
+spec:
+  clusterSource: {kubeConfig: {location: w1-kubeconfig}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: MultiKueueCluster
+metadata: {name: w2}
+spec:
+  clusterSource: {kubeConfig: {location: w2-kubeconfig}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: MultiKueueCluster
+metadata: {name: w3}
+spec:
+  clusterSource: {kubeConfig: {location: w3-kubeconfig}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: default}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: gpu}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors:
+    - name: default
+      resources:
+      - {name: nvidia.com/gpu, nominalQuota: "32"}
+  admissionChecksStrategy:
+    admissionChecks:
+    - name: multikueue
+    - name: slow
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: lq, namespace: ml}
+spec: {clusterQueue: gpu}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: AdmissionCheck
+metadata:
+  name: slow
+  annotations:
+    kueuesim.io/check-delay: 12m
+spec:
+  controllerName: example.com/slow
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: a
+  namespace: ml
+  labels:
+    kueue.x-k8s.io/queue-name: lq
+  annotations:
+    kueuesim.io/duration: 1h
+spec:
+  template:
+    spec:
+      containers:
+      - name: c
+        resources:
+          requests:
+            nvidia.com/gpu: "4"
+---
+apiVersion: kueuesim.io/v1alpha1
+kind: Cluster
+metadata: {name: w1}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: default}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: gpu}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors:
+    - name: default
+      resources:
+      - {name: nvidia.com/gpu, nominalQuota: "0"}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: lq, namespace: ml}
+spec: {clusterQueue: gpu}
+---
+apiVersion: kueuesim.io/v1alpha1
+kind: Cluster
+metadata: {name: w2}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: default}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: gpu}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors:
+    - name: default
+      resources:
+      - {name: nvidia.com/gpu, nominalQuota: "0"}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: lq, namespace: ml}
+spec: {clusterQueue: gpu}
+---
+apiVersion: kueuesim.io/v1alpha1
+kind: Cluster
+metadata: {name: w3}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: default}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: gpu}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors:
+    - name: default
+      resources:
+      - {name: nvidia.com/gpu, nominalQuota: "8"}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: lq, namespace: ml}
+spec: {clusterQueue: gpu}
+)";
+  auto scenario = testing::LoadYaml(yaml, "incremental.yaml");
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  static const policy::PolicyRegistry builtins = policy::PolicyRegistry::WithBuiltins();
+  auto simulation = sim::Simulation::Create(*scenario, builtins);
+  ASSERT_TRUE(simulation.ok()) << simulation.status();
+  // "<seconds> <type>" of the manager's nominations and dispatches.
+  struct NominationLog : cluster::EventSink {
+    void OnEvent(const cluster::SimEvent& event) override {
+      if (event.type == cluster::EventType::kNominated || event.type == cluster::EventType::kDispatched) {
+        lines.push_back(fmt::format("{} {}", FormatSeconds(event.time),
+                                    event.type == cluster::EventType::kNominated ? "Nominated" : "Dispatched"));
+      }
+    }
+    std::vector<std::string> lines;
+  } log;
+  (*simulation)->AddEventSink(&log);
+  sim::RunOptions options;
+  options.check_invariants = true;
+  ASSERT_TRUE((*simulation)->Run(options).ok());
+  EXPECT_THAT(log.lines, ElementsAre("0.0 Nominated", "300.0 Nominated", "600.0 Nominated", "721.0 Dispatched",
+                                          "721.0 Dispatched", "721.0 Dispatched"));
+}
+
 }  // namespace
 }  // namespace kueuesim
