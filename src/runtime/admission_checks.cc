@@ -39,9 +39,11 @@ void ClusterRuntime::SetAdmissionCheckRetry(WorkloadId id, int32_t check, SimDur
   }
   if (!found) return;
   if (check >= 0 && static_cast<size_t>(check) < check_stats_.size()) ++check_stats_[static_cast<size_t>(check)].retry;
-  // The workload controller sets requeueState.requeueAt = lastTransitionTime
-  // + requeueAfterSeconds (NeedsRequeueAtUpdate).
-  wl.requeue_at = WallNow() + requeue_after;
+  // The workload controller sets requeueState.requeueAt to the latest
+  // lastTransitionTime + requeueAfterSeconds of the Retry checks
+  // (NeedsRequeueAtUpdate, GetMaxRetryTime).
+  const UnixMicros retry_at = WallNow() + requeue_after;
+  wl.requeue_at = wl.requeue_at.has_value() && *wl.requeue_at > WallNow() ? std::max(*wl.requeue_at, retry_at) : retry_at;
   if (retry_eviction_immediate_) {
     // KEP-3258: evicted at once, requeued once the backoff has passed.
     wl.requeued_condition_false = true;
@@ -58,9 +60,9 @@ void ClusterRuntime::SetAdmissionCheckRetry(WorkloadId id, int32_t check, SimDur
 void ClusterRuntime::OnCheckRetryEviction(WorkloadId id, uint32_t generation) {
   WorkloadRecord& wl = state_->workload(id);
   if (generation != wl.run_generation || !wl.admission.has_value() || wl.evicted) return;
-  const bool retry = std::any_of(wl.checks.begin(), wl.checks.end(),
-                                 [](const cluster::AdmissionCheckStatus& s) { return s.state == CheckState::kRetry; });
-  if (retry) Evict(id, EvictionReason::kAdmissionCheck);
+  // A later Retry pushed requeueAt further: its own eviction comes then.
+  if (wl.requeue_at.has_value() && *wl.requeue_at > WallNow()) return;
+  EvictForChecks(id);
 }
 
 CheckState ClusterRuntime::AdmissionCheckStateOf(WorkloadId id, int32_t check) const {

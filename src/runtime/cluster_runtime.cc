@@ -732,18 +732,35 @@ void ClusterRuntime::SetAdmissionCheckState(WorkloadId id, int32_t check, CheckS
       if (all_ready && wl.phase == WorkloadPhase::kQuotaReserved) AdmitOrSecondPass(id);
       break;
     case CheckState::kRetry:
-      // Evicted (reason AdmissionCheck) and requeued once its quota is
-      // released (workload_controller reconcileCheckBasedEviction).
-      Evict(id, EvictionReason::kAdmissionCheck);
-      break;
     case CheckState::kRejected:
-      wl.deactivation_reason = "AdmissionCheck";
-      Evict(id, EvictionReason::kDeactivated);
+      // The workload controller returns early while requeueAt (another
+      // check's Retry delay) is in the future, before
+      // reconcileCheckBasedEviction: the eviction scheduled for requeueAt
+      // acts then.
+      if (!retry_eviction_immediate_ && wl.requeue_at.has_value() && *wl.requeue_at > WallNow()) break;
+      EvictForChecks(id);
       break;
     case CheckState::kPending:
       break;
   }
   for (AdmissionCheckController* controller : others) controller->OnCheckStateChanged(id, check, state);
+}
+
+void ClusterRuntime::EvictForChecks(WorkloadId id) {
+  WorkloadRecord& wl = state_->workload(id);
+  // reconcileCheckBasedEviction: a Rejected check deactivates the workload
+  // (HasRejectedChecks comes first); a Retry one evicts it (reason
+  // AdmissionCheck), to be requeued once its quota is released.
+  const auto any = [&](CheckState state) {
+    return std::any_of(wl.checks.begin(), wl.checks.end(),
+                       [state](const cluster::AdmissionCheckStatus& s) { return s.state == state; });
+  };
+  if (any(CheckState::kRejected)) {
+    wl.deactivation_reason = "AdmissionCheck";
+    Evict(id, EvictionReason::kDeactivated);
+  } else if (any(CheckState::kRetry)) {
+    Evict(id, EvictionReason::kAdmissionCheck);
+  }
 }
 
 void ClusterRuntime::SetAdmissionCheckActive(int32_t check, bool active) {

@@ -552,5 +552,80 @@ spec:
   EXPECT_THAT(run->recorder.lines, ElementsAre("0 QuotaReserved", "131 Admitted", "131 PodsReady", "231 Finished"));
 }
 
+// Setup: two admission checks of other controllers answer Retry: check a at
+// 30 s with retry-after 60 s, check b at 40 s with retry-after 120 s.
+// Invariant: requeueAt is the latest lastTransitionTime + requeueAfter
+// (GetMaxRetryTime: 160 s) and the workload controller waits for it before
+// it evicts (reason AdmissionCheck): one eviction, at 160 s, not at 90 s.
+TEST(AdmissionCheckRetryTest, SeveralRetriesWaitForTheLatestRequeueAt) {
+  const std::string yaml = R"(apiVersion: kueuesim.io/v1alpha1
+kind: Simulation
+metadata: {name: two-retry-longer}
+spec:
+  startTime: "2025-06-02T09:00:00Z"
+  until: 200s
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: f}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cq}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors: [{name: f, resources: [{name: cpu, nominalQuota: "4"}]}]
+  admissionChecks: [a, b]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: q, namespace: ns}
+spec: {clusterQueue: cq}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: AdmissionCheck
+metadata:
+  name: a
+  annotations: {kueuesim.io/check-delay: 30s, kueuesim.io/check-outcome: Retry, kueuesim.io/check-retry-after: 60s}
+spec: {controllerName: example.com/a}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: AdmissionCheck
+metadata:
+  name: b
+  annotations: {kueuesim.io/check-delay: 40s, kueuesim.io/check-outcome: Retry, kueuesim.io/check-retry-after: 120s}
+spec: {controllerName: example.com/b}
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: j
+  namespace: ns
+  labels: {kueue.x-k8s.io/queue-name: q}
+  annotations: {kueuesim.io/duration: 10m}
+spec:
+  parallelism: 1
+  template:
+    spec:
+      containers:
+      - name: c
+        resources: {requests: {cpu: "1"}}
+)";
+  struct Evictions : cluster::EventSink {
+    void OnEvent(const cluster::SimEvent& event) override {
+      if (event.type == cluster::EventType::kEvicted) {
+        lines.push_back(fmt::format("{} {}", FormatSeconds(event.time), event.reason));
+      }
+    }
+    std::vector<std::string> lines;
+  } evictions;
+  auto simulation = testing::SimulationFromYaml(yaml, {&evictions});
+  ASSERT_TRUE(simulation.ok()) << simulation.status();
+  ASSERT_TRUE((*simulation)->Run(sim::RunOptions{}).ok());
+  EXPECT_THAT(evictions.lines, ElementsAre("160.0 AdmissionCheck"));
+}
+
 }  // namespace
 }  // namespace kueuesim

@@ -354,6 +354,9 @@ class ClusterRuntime : public engine::EventHandler {
   // fails and its workload finishes (reason DeadlineExceeded).
   void OnActiveDeadline(WorkloadId id, uint32_t generation);
   void Evict(WorkloadId id, EvictionReason reason);
+  // reconcileCheckBasedEviction: deactivates a workload with a Rejected
+  // check, else evicts one with a Retry check.
+  void EvictForChecks(WorkloadId id);
   // A workload admitted in the input with Evicted=True: its eviction is
   // under way at time 0.
   void EvictFromInput(WorkloadId id);
