@@ -69,7 +69,7 @@ void Ownership::Note(const std::string& cluster, std::string_view api_version, s
   }
   const bool is_workload = group == "kueue.x-k8s.io" && kind == "Workload";
   const bool made_workloads = end_sequence > first_sequence;
-  if (controller == nullptr && (!made_workloads || is_workload || (group.empty() && kind == "Pod"))) return;
+  if (controller == nullptr && (!made_workloads || is_workload)) return;
   std::string key = Key(cluster, ns, group, kind, name);
   if (records_.count(key) != 0) return;  // a duplicate: the loader reports it where it matters
   Record record;

@@ -19,8 +19,8 @@
 //
 // Objects are identified by cluster, namespace, API group, kind and name.
 // Only objects that can take part are kept: those with a controller owner,
-// and job objects that made Workloads (not Workload or Pod objects without
-// an owner), so that an export of Workloads alone costs nothing here.
+// and objects that made Workloads (not Workload objects without an owner),
+// so that an export of Workloads alone costs nothing here.
 #ifndef KUEUESIM_SCENARIO_OWNERSHIP_H_
 #define KUEUESIM_SCENARIO_OWNERSHIP_H_
 

@@ -315,11 +315,13 @@ TEST(ScenarioLoaderTest, JobBecomesWorkload) {
 // u-js) with its child Job (controller owner the JobSet) and that Job's pod;
 // a Job "owned-elsewhere" whose controller owner reference names the JobSet
 // with another uid; a Job "running" with its exported Workload (controller
-// owner the Job); a pod carrying the prebuilt-workload-name annotation.
+// owner the Job); a plain Pod "solo" with its exported Workload; a pod
+// carrying the prebuilt-workload-name annotation.
 // Invariant: the child Job and its pod get no Workload (the JobSet's admits
 // them, FindAncestorJobManagedByKueue); the Job whose reference's uid does
 // not match keeps its own; "running" is represented by its exported
-// Workload only (one Workload per job); the prebuilt pod gets none; each
+// Workload only (one Workload per job), and so is a plain Pod with its
+// exported Workload; the prebuilt pod gets none; each
 // dropped object is named in a warning.
 TEST(ScenarioLoaderTest, ObjectsOthersStandForGetNoWorkload) {
   const std::string queue = "  labels: {kueue.x-k8s.io/queue-name: q}\n";
@@ -346,13 +348,20 @@ TEST(ScenarioLoaderTest, ObjectsOthersStandForGetNoWorkload) {
       owner("Job", "batch/v1", "running", "u-run") +
       "spec:\n  queueName: q\n  podSets:\n  - name: main\n    count: 1\n    template: {spec: {containers: [{name: "
       "c}]}}\n---\n" +
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: solo\n  namespace: ns\n  uid: u-solo\n" + queue +
+      "spec:\n  containers: [{name: c}]\n---\n"
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: pod-solo-4d5e6\n  namespace: ns\n" +
+      owner("Pod", "v1", "solo", "u-solo") +
+      "spec:\n  queueName: q\n  podSets:\n  - name: main\n    count: 1\n    template: {spec: {containers: [{name: "
+      "c}]}}\n---\n" +
       "apiVersion: v1\nkind: Pod\nmetadata:\n  name: lws-0\n  namespace: ns\n" + queue +
       "  annotations: {kueue.x-k8s.io/prebuilt-workload-name: leaderworkerset-lws-0-ab12c}\n"
       "spec:\n  containers: [{name: c}]\n";
   KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(yaml, "export.yaml"));
   std::vector<std::string> names;
   for (const auto& wl : s.clusters[0].workloads) names.push_back(wl.meta.name);
-  EXPECT_THAT(names, ::testing::UnorderedElementsAre("jobset-js", "job-owned-elsewhere", "job-running-1a2b3"));
+  EXPECT_THAT(names, ::testing::UnorderedElementsAre("jobset-js", "job-owned-elsewhere", "job-running-1a2b3",
+                                                     "pod-solo-4d5e6"));
   for (const char* expected : {"Job \"js-w-0\" belongs to JobSet \"js\"", "Pod \"js-w-0-0\" belongs to JobSet \"js\"",
                                "Job \"running\" has its Workload \"job-running-1a2b3\" in the input",
                                "Pod \"lws-0\" uses the prebuilt Workload \"leaderworkerset-lws-0-ab12c\""}) {
