@@ -88,7 +88,7 @@ class WorkloadHistory : public cluster::EventSink {
                                    event.reason);
         break;
       case cluster::EventType::kEvicted:
-        line.message = wl.eviction_message;
+        line.message = wl.rare->eviction_message;
         break;
       case cluster::EventType::kRequeued:
         line.message = wl.requeue_at.has_value()
@@ -164,17 +164,17 @@ std::vector<Condition> ConditionsOf(const cluster::ClusterState& state, const cl
   } else if (reserved) {
     out.push_back({"Admitted", "False", granular ? "UnsatisfiedAdmissionChecks" : "UnsatisfiedChecks", reserved_since,
                    "The workload has not all checks ready"});
-  } else if (wl.pending.has_condition() || wl.times_evicted > 0) {
+  } else if (wl.pending.has_condition() || wl.rare->times_evicted > 0) {
     out.push_back({"Admitted", "False", "NoReservation", -1, "The workload has no reservation"});
   }
   // Evicted: true from the eviction until the next reservation.
-  if (wl.times_evicted > 0) {
-    const SimTime evicted_since = wl.evicted_at - state.start_time();
+  if (wl.rare->times_evicted > 0) {
+    const SimTime evicted_since = wl.rare->evicted_at - state.start_time();
     const std::string reason(cluster::EvictionReasonName(wl.eviction_reason));
     if (wl.evicted || !reserved) {
-      out.push_back({"Evicted", "True", reason.empty() ? "Evicted" : reason, evicted_since, wl.eviction_message});
+      out.push_back({"Evicted", "True", reason.empty() ? "Evicted" : reason, evicted_since, wl.rare->eviction_message});
     } else {
-      out.push_back({"Evicted", "False", "QuotaReserved", reserved_since, "Previously: " + wl.eviction_message});
+      out.push_back({"Evicted", "False", "QuotaReserved", reserved_since, "Previously: " + wl.rare->eviction_message});
     }
   }
   // Requeued=False while the requeuing backoff runs.
@@ -188,8 +188,8 @@ std::vector<Condition> ConditionsOf(const cluster::ClusterState& state, const cl
   }
   if (wl.phase == cluster::WorkloadPhase::kDeactivated) {
     out.push_back({"Active", "False", "Deactivated", -1,
-                   wl.deactivation_reason.empty() ? std::string("spec.active is false")
-                                                  : std::string(wl.deactivation_reason)});
+                   wl.rare->deactivation_reason.empty() ? std::string("spec.active is false")
+                                                  : std::string(wl.rare->deactivation_reason)});
   }
   return out;
 }
@@ -272,9 +272,9 @@ std::string Describe(const runtime::ClusterRuntime& runtime, const cluster::Work
       out += fmt::format("    {}: {} pod(s), {}\n", wl.pod_sets[i].spec->name, ps.count, joined);
     }
   }
-  if (!wl.checks.empty()) {
+  if (!wl.rare->checks.empty()) {
     out += "  Admission Checks:\n";
-    for (const auto& check : wl.checks) {
+    for (const auto& check : wl.rare->checks) {
       const std::string name =
           check.check == cluster::kNone ? std::string("?") : runtime.admission_check(check.check).meta.name;
       out += fmt::format("    {:<24} {:<8} {}\n", name, CheckStateName(check.state), check.message);

@@ -240,8 +240,8 @@ void SummaryCollector::OnEvent(const cluster::SimEvent& event) {
     case cluster::EventType::kEvicted: {
       ++acc.evicted;
       ++acc.evictions_by_reason[std::string(event.reason)];
-      if (wl.lost_run_time > 0 && wl.admission.has_value()) {
-        const double seconds = static_cast<double>(wl.lost_run_time) / static_cast<double>(kSecond);
+      if (wl.rare->lost_run_time > 0 && wl.admission.has_value()) {
+        const double seconds = static_cast<double>(wl.rare->lost_run_time) / static_cast<double>(kSecond);
         for (const auto& ps : wl.admission->pod_sets) {
           for (const auto& entry : ps.entries) {
             const std::string& name = state.resource_name(entry.resource);

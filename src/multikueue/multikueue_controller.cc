@@ -536,7 +536,7 @@ void MultiKueueController::OnCheckStateChanged(WorkloadId id, int32_t /*check*/,
 
 bool MultiKueueController::OtherChecksReady(WorkloadId id, const Group& group) const {
   // allNonMKAdmissionChecksReady: every check but the MultiKueue one.
-  for (const auto& status : manager_->state().workload(id).checks) {
+  for (const auto& status : manager_->state().workload(id).rare->checks) {
     if (status.check == group.check) continue;
     if (status.state != CheckState::kReady) return false;
   }
@@ -1318,7 +1318,7 @@ void MultiKueueController::OnReconnected(int32_t link) {
       copy.admitted = true;
       copy.admitted_at = remote.admitted_at;
       if (remote.pods_ready) copy.pods_ready_at = remote.running_since;
-    } else if (remote.evicted || (remote.phase == WorkloadPhase::kPending && remote.times_evicted > 0)) {
+    } else if (remote.evicted || (remote.phase == WorkloadPhase::kPending && remote.rare->times_evicted > 0)) {
       // Evicted=True until it reserves quota again; read just now.
       copy.evicted = true;
       copy.evicted_at = std::max<SimTime>(0, engine_->now() - options_.status_sync_latency);

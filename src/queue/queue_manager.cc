@@ -421,7 +421,7 @@ bool QueueManager::AddOrUpdate(WorkloadId id, UnixMicros now, bool reevaluate) {
   if (cq == kNone) return false;
   // Refused by the workload controller (DRA): never queued, whatever path
   // (e.g. an opened preemption gate) asks.
-  if (!wl.inadmissible_reason.empty()) return false;
+  if (!wl.rare->inadmissible_reason.empty()) return false;
   // A workload filed in another ClusterQueue (its LocalQueue changed) moves.
   if (wl.queued_cq != kNone && wl.queued_cq != cq) Delete(id);
   CqQueue& q = queues_[static_cast<size_t>(cq)];

@@ -32,7 +32,7 @@ void ClusterRuntime::SetAdmissionCheckRetry(WorkloadId id, int32_t check, SimDur
     return;
   }
   bool found = false;
-  for (auto& status : wl.checks) {
+  for (auto& status : wl.rare.Mutable().checks) {
     if (status.check != check) continue;
     status.state = CheckState::kRetry;
     found = true;
@@ -67,7 +67,7 @@ void ClusterRuntime::OnCheckRetryEviction(WorkloadId id, uint32_t generation) {
 
 CheckState ClusterRuntime::AdmissionCheckStateOf(WorkloadId id, int32_t check) const {
   const WorkloadRecord& wl = state_->workload(id);
-  for (const auto& status : wl.checks) {
+  for (const auto& status : wl.rare->checks) {
     if (status.check == check) return status.state;
   }
   return CheckState::kPending;
@@ -121,7 +121,7 @@ void ClusterRuntime::OnSecondPass(WorkloadId id, uint32_t generation) {
     second_pass_backoff_.erase(id);
     return;
   }
-  for (const auto& status : wl.checks) {
+  for (const auto& status : wl.rare->checks) {
     if (status.state != CheckState::kReady) return;  // a check went back (Retry); the workload is evicted
   }
   cluster::TasCache* tas = state_->tas();
@@ -197,7 +197,7 @@ void ClusterRuntime::OpenCheckWaits(WorkloadId id) {
   const WorkloadRecord& wl = state_->workload(id);
   CheckWait wait;
   wait.reserved_at = engine_->now();
-  for (const auto& status : wl.checks) {
+  for (const auto& status : wl.rare->checks) {
     if (status.check == kNone) continue;
     ++check_stats_[static_cast<size_t>(status.check)].workloads;
     wait.checks.emplace_back(status.check, true);

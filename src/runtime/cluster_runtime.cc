@@ -216,7 +216,7 @@ absl::Status ClusterRuntime::Start() {
     }
     Emit(EventType::kAdmittedAtStart, id, cq);
     if (wl.spec->admitted_time.has_value()) {
-      wl.accumulated_execution = std::max<SimDuration>(0, state_->start_time() - *wl.spec->admitted_time);
+      wl.rare.Mutable().accumulated_execution = std::max<SimDuration>(0, state_->start_time() - *wl.spec->admitted_time);
     }
     ScheduleMaximumExecutionTime(id);
   }
@@ -245,7 +245,7 @@ absl::Status ClusterRuntime::Start() {
     if (wl.spec->evicted_condition.has_value()) {
       EvictFromInput(id);
     } else if (!wl.spec->active) {
-      wl.deactivation_reason = "WorkloadInactive";
+      wl.rare.Mutable().deactivation_reason = "WorkloadInactive";
       Evict(id, EvictionReason::kDeactivated);
     } else if (cq_stop == model::StopPolicy::kHoldAndDrain) {
       Evict(id, EvictionReason::kClusterQueueStopped);
@@ -330,7 +330,7 @@ void ClusterRuntime::SetPodsReady(WorkloadId id, bool ready) {
   if (ready) {
     --admitted_not_ready_;
     wl.pods_ready_once = true;
-    wl.recovery_deadline.reset();
+    if (wl.rare.allocated()) wl.rare.Mutable().recovery_deadline.reset();
     wl.running_since = engine_->now();
     if (admitted_not_ready_ == 0) needs_cycle_ = true;
     Emit(EventType::kPodsReady, id, wl.admission->cq);
@@ -339,7 +339,7 @@ void ClusterRuntime::SetPodsReady(WorkloadId id, bool ready) {
     const model::WaitForPodsReadyConfig& wfpr = state_->configuration().wait_for_pods_ready;
     if (wl.pods_ready_once && wfpr.enable && !state_->gates().disable_wait_for_pods_ready &&
         wfpr.recovery_timeout.has_value()) {
-      wl.recovery_deadline = engine_->now() + *wfpr.recovery_timeout;
+      wl.rare.Mutable().recovery_deadline = engine_->now() + *wfpr.recovery_timeout;
       engine_->ScheduleAfter(*wfpr.recovery_timeout, this, kPodsReadyTimeout, id, wl.run_generation);
     }
   }
@@ -482,16 +482,16 @@ void ClusterRuntime::QueueArrived(WorkloadId id) {
     SetPending(id, std::move(next));
     return;
   }
-  if (!wl.inadmissible_reason.empty()) {
+  if (!wl.rare->inadmissible_reason.empty()) {
     // Refused by the workload controller before queueing (DRA charging:
     // QuotaReserved=False reason Misconfigured, Requeued=False reason
     // Inadmissible, both with this message); it stays pending, unqueued.
     ++counters_.inadmissible;
-    Emit(EventType::kInadmissible, id, state_->ClusterQueueOf(wl), kNone, wl.inadmissible_reason);
+    Emit(EventType::kInadmissible, id, state_->ClusterQueueOf(wl), kNone, wl.rare->inadmissible_reason);
     SetPendingCondition(id,
                         state_->gates().unadmitted_workloads_observability ? cluster::QuotaReservedReason::kMisconfigured
                                                                            : cluster::QuotaReservedReason::kInadmissible,
-                        wl.inadmissible_reason);
+                        wl.rare->inadmissible_reason);
     return;
   }
   if (wl.spec->on_hold_message.has_value() || wl.spec->waiting_for_replacement_pods) {
@@ -552,11 +552,11 @@ bool ClusterRuntime::RunCycle() {
   for (const admission::Preemption& p : result.preemptions) {
     ++counters_.preemptions;
     WorkloadRecord& victim = state_->workload(p.victim);
-    ++victim.times_preempted;
+    ++victim.rare.Mutable().times_preempted;
     NoteThrashing(p);
     Emit(EventType::kPreempted, p.victim, victim.admission->cq, p.preemptor,
          policy::PreemptionReasonName(p.reason));
-    victim.eviction_message =
+    victim.rare.Mutable().eviction_message =
         PreemptionMessage(*state_, state_->workload(p.preemptor), state_->ClusterQueueOf(state_->workload(p.preemptor)),
                           victim.admission->cq, policy::PreemptionReasonName(p.reason));
     Evict(p.victim, EvictionReason::kPreempted);
@@ -638,7 +638,7 @@ void ClusterRuntime::OnReserved(WorkloadId id) {
   // controller in the simulation to answer, such a workload stays at
   // QuotaReserved.
   const ClusterQueueInfo& cq = state_->cq(wl.admission->cq);
-  wl.checks.clear();
+  if (wl.rare.allocated()) wl.rare.Mutable().checks.clear();
   for (const auto& ref : cq.spec->admission_checks) {
     bool applies = ref.on_flavors.empty();
     for (const auto& ps : wl.admission->pod_sets) {
@@ -649,9 +649,9 @@ void ClusterRuntime::OnReserved(WorkloadId id) {
     }
     if (!applies) continue;
     const int32_t check = FindAdmissionCheck(ref.name);
-    wl.checks.push_back({check, CheckState::kPending});
+    wl.rare.Mutable().checks.push_back({check, CheckState::kPending});
   }
-  if (wl.checks.empty()) {
+  if (wl.rare->checks.empty()) {
     Admit(id);
     return;
   }
@@ -659,7 +659,7 @@ void ClusterRuntime::OnReserved(WorkloadId id) {
   wl.runs_remotely = RemoteController(wl) != nullptr;
   const uint32_t generation = wl.run_generation;
   // Copy: a controller may answer at once and change the list.
-  const std::vector<cluster::AdmissionCheckStatus> checks = wl.checks;
+  const std::vector<cluster::AdmissionCheckStatus> checks = wl.rare->checks;
   for (const auto& status : checks) {
     if (status.check == kNone) continue;
     AdmissionCheckController* controller = check_controllers_[static_cast<size_t>(status.check)];
@@ -670,7 +670,7 @@ void ClusterRuntime::OnReserved(WorkloadId id) {
 }
 
 AdmissionCheckController* ClusterRuntime::RemoteController(const WorkloadRecord& wl) const {
-  for (const auto& status : wl.checks) {
+  for (const auto& status : wl.rare->checks) {
     if (status.check == kNone) continue;
     AdmissionCheckController* controller = check_controllers_[static_cast<size_t>(status.check)];
     if (controller != nullptr && controller->RunsRemotely()) return controller;
@@ -696,7 +696,7 @@ void ClusterRuntime::SetAdmissionCheckState(WorkloadId id, int32_t check, CheckS
                                             std::string_view message) {
   WorkloadRecord& wl = state_->workload(id);
   if (!wl.admission.has_value() || wl.evicted) return;
-  for (auto& status : wl.checks) {
+  for (auto& status : wl.rare.Mutable().checks) {
     if (status.check == check) status.message = std::string(message);
   }
   SetAdmissionCheckState(id, check, state);
@@ -707,7 +707,7 @@ void ClusterRuntime::SetAdmissionCheckState(WorkloadId id, int32_t check, CheckS
   if (!wl.admission.has_value() || wl.evicted) return;
   bool all_ready = true;
   bool found = false;
-  for (auto& status : wl.checks) {
+  for (auto& status : wl.rare.Mutable().checks) {
     if (status.check == check) {
       status.state = state;
       found = true;
@@ -752,11 +752,11 @@ void ClusterRuntime::EvictForChecks(WorkloadId id) {
   // (HasRejectedChecks comes first); a Retry one evicts it (reason
   // AdmissionCheck), to be requeued once its quota is released.
   const auto any = [&](CheckState state) {
-    return std::any_of(wl.checks.begin(), wl.checks.end(),
+    return std::any_of(wl.rare->checks.begin(), wl.rare->checks.end(),
                        [state](const cluster::AdmissionCheckStatus& s) { return s.state == state; });
   };
   if (any(CheckState::kRejected)) {
-    wl.deactivation_reason = "AdmissionCheck";
+    wl.rare.Mutable().deactivation_reason = "AdmissionCheck";
     Evict(id, EvictionReason::kDeactivated);
   } else if (any(CheckState::kRetry)) {
     Evict(id, EvictionReason::kAdmissionCheck);
@@ -817,7 +817,7 @@ void ClusterRuntime::Admit(WorkloadId id) {
   ++admitted_not_ready_;
   wl.pods_ready = false;
   wl.pods_ready_once = false;
-  wl.recovery_deadline.reset();
+  if (wl.rare.allocated()) wl.rare.Mutable().recovery_deadline.reset();
   ScheduleMaximumExecutionTime(id);
   const model::WaitForPodsReadyConfig& wfpr = state_->configuration().wait_for_pods_ready;
   const bool wfpr_on = wfpr.enable && !state_->gates().disable_wait_for_pods_ready;
@@ -915,22 +915,22 @@ void ClusterRuntime::Evict(WorkloadId id, EvictionReason reason) {
   if (wl.evicted || !wl.admission.has_value()) return;
   CloseCheckWaits(id);
   if (wl.phase == WorkloadPhase::kAdmitted && !wl.pods_ready) --admitted_not_ready_;
-  if (wl.phase == WorkloadPhase::kAdmitted) wl.accumulated_execution += engine_->now() - wl.admitted_at;
+  if (wl.phase == WorkloadPhase::kAdmitted) wl.rare.Mutable().accumulated_execution += engine_->now() - wl.admitted_at;
   // The work done since the pods started is lost.
-  wl.lost_run_time = wl.pods_ready ? engine_->now() - wl.running_since : 0;
+  wl.rare.Mutable().lost_run_time = wl.pods_ready ? engine_->now() - wl.running_since : 0;
   wl.pods_ready = false;
   wl.evicted = true;
   wl.eviction_reason = reason;
-  wl.evicted_at = WallNow();
+  wl.rare.Mutable().evicted_at = WallNow();
   // A preemption's message is set by the caller, who knows the preemptor.
-  if (reason != EvictionReason::kPreempted) wl.eviction_message = EvictionMessage(wl, reason);
+  if (reason != EvictionReason::kPreempted) wl.rare.Mutable().eviction_message = EvictionMessage(wl, reason);
   // Evicted by an admission check: the eviction time is the queue order
   // timestamp (workload.Ordering.GetQueueOrderTimestamp).
-  if (reason == EvictionReason::kAdmissionCheck) wl.queue_order_timestamp = wl.evicted_at;
-  wl.unhealthy_nodes.clear();
+  if (reason == EvictionReason::kAdmissionCheck) wl.queue_order_timestamp = wl.rare->evicted_at;
+  if (wl.rare.allocated()) wl.rare.Mutable().unhealthy_nodes.clear();
   // Eviction closes every preemption gate again (prepareForEviction).
   if (!wl.spec->preemption_gates.empty()) wl.has_closed_preemption_gate = true;
-  ++wl.times_evicted;
+  ++wl.rare.Mutable().times_evicted;
   ++counters_.evictions;
   ++wl.run_generation;
   Emit(EventType::kEvicted, id, wl.admission->cq, kNone, EvictionReasonName(reason));
@@ -966,7 +966,7 @@ void ClusterRuntime::EvictFromInput(WorkloadId id) {
     reason = EvictionReason::kNodeFailures;
   } else if (condition.reason == "Deactivated" || !wl.spec->active) {
     reason = EvictionReason::kDeactivated;
-    if (wl.deactivation_reason.empty()) wl.deactivation_reason = "WorkloadInactive";
+    if (wl.rare->deactivation_reason.empty()) wl.rare.Mutable().deactivation_reason = "WorkloadInactive";
   }
   // After a PodsReady timeout the input's requeueState holds the workload
   // until requeueAt once its quota is released (Requeued=False).
@@ -977,13 +977,13 @@ void ClusterRuntime::EvictFromInput(WorkloadId id) {
   defer_eviction_release_ = true;
   Evict(id, reason);
   defer_eviction_release_ = false;
-  if (!condition.message.empty()) wl.eviction_message = condition.message;
+  if (!condition.message.empty()) wl.rare.Mutable().eviction_message = condition.message;
   if (condition.last_transition_time.has_value()) {
-    wl.evicted_at = *condition.last_transition_time;
+    wl.rare.Mutable().evicted_at = *condition.last_transition_time;
     if (reason == EvictionReason::kAdmissionCheck ||
         (reason == EvictionReason::kPodsReadyTimeout &&
          state_->configuration().wait_for_pods_ready.requeuing_timestamp == model::RequeuingTimestamp::kEviction)) {
-      wl.queue_order_timestamp = wl.evicted_at;
+      wl.queue_order_timestamp = wl.rare->evicted_at;
     }
   }
   if (wl.requeued_condition_false) {
@@ -1004,7 +1004,7 @@ void ClusterRuntime::OnEvictionRelease(WorkloadId id, uint32_t generation) {
     wl.phase = WorkloadPhase::kDeactivated;
     ++counters_.deactivated;
     Emit(EventType::kDeactivated, id, cq, kNone,
-         wl.deactivation_reason.empty() ? std::string_view("RequeuingLimitExceeded") : wl.deactivation_reason);
+         wl.rare->deactivation_reason.empty() ? std::string_view("RequeuingLimitExceeded") : wl.rare->deactivation_reason);
     SyncControllerCondition(id);
     return;
   }
@@ -1021,7 +1021,7 @@ void ClusterRuntime::OnEvictionRelease(WorkloadId id, uint32_t generation) {
     next.reason = state_->gates().unadmitted_workloads_observability ? cluster::QuotaReservedReason::kPendingEvaluation
                                                                      : cluster::QuotaReservedReason::kPending;
     next.message = cluster::PendingMessage::kText;
-    next.text = wl.eviction_message;
+    next.text = wl.rare->eviction_message;
     SetPending(id, std::move(next));
     SyncControllerCondition(id);
   }
@@ -1050,9 +1050,9 @@ void ClusterRuntime::ReleaseQuota(WorkloadId id) {
   wl.admission.reset();
   ++cq.allocatable_generation;
   needs_cycle_ = true;
-  if (!wl.checks.empty()) {
+  if (!wl.rare->checks.empty()) {
     const std::vector<AdmissionCheckController*> controllers = ControllersOf(wl);
-    wl.checks.clear();
+    if (wl.rare.allocated()) wl.rare.Mutable().checks.clear();
     wl.runs_remotely = false;
     for (AdmissionCheckController* controller : controllers) controller->OnQuotaReleased(id);
   }
@@ -1062,7 +1062,7 @@ void ClusterRuntime::ReleaseQuota(WorkloadId id) {
 
 std::vector<AdmissionCheckController*> ClusterRuntime::ControllersOf(const WorkloadRecord& wl) const {
   std::vector<AdmissionCheckController*> out;
-  for (const auto& status : wl.checks) {
+  for (const auto& status : wl.rare->checks) {
     if (status.check == kNone) continue;
     AdmissionCheckController* controller = check_controllers_[static_cast<size_t>(status.check)];
     if (controller != nullptr && std::find(out.begin(), out.end(), controller) == out.end()) {
@@ -1183,7 +1183,7 @@ void ClusterRuntime::OnPodsReadyTimeout(WorkloadId id, uint32_t generation) {
   }
   // Pods that were ready once are judged by recoveryTimeout only (none by
   // default): the timer of the admission no longer counts.
-  if (wl.pods_ready_once && wl.recovery_deadline != engine_->now()) return;
+  if (wl.pods_ready_once && wl.rare->recovery_deadline != engine_->now()) return;
   const model::WaitForPodsReadyConfig& wfpr = state_->configuration().wait_for_pods_ready;
   if (wfpr.backoff_limit_count.has_value() && wl.requeue_count + 1 > *wfpr.backoff_limit_count) {
     // Requeuing limit exceeded: deactivated (and evicted).
@@ -1195,7 +1195,7 @@ void ClusterRuntime::OnPodsReadyTimeout(WorkloadId id, uint32_t generation) {
   wl.requeued_condition_false = true;
   Evict(id, EvictionReason::kPodsReadyTimeout);
   if (wfpr.requeuing_timestamp == model::RequeuingTimestamp::kEviction) {
-    wl.queue_order_timestamp = wl.evicted_at;
+    wl.queue_order_timestamp = wl.rare->evicted_at;
   }
   engine_->Schedule(*wl.requeue_at - state_->start_time(), this, kRequeueBackoffFinished, id,
                     wl.run_generation);
@@ -1246,7 +1246,7 @@ void ClusterRuntime::ScheduleMaximumExecutionTime(WorkloadId id) {
   if (!wl.spec->maximum_execution_time_seconds.has_value()) return;
   const SimDuration limit = static_cast<SimDuration>(*wl.spec->maximum_execution_time_seconds) * kSecond;
   const SimDuration used =
-      wl.spec->accumulated_past_execution_seconds * kSecond + wl.accumulated_execution;
+      wl.spec->accumulated_past_execution_seconds * kSecond + wl.rare->accumulated_execution;
   engine_->ScheduleAfter(std::max<SimDuration>(0, limit - used), this, kMaximumExecutionTime, id,
                          wl.run_generation);
 }
@@ -1256,7 +1256,7 @@ void ClusterRuntime::OnMaximumExecutionTime(WorkloadId id, uint32_t generation) 
   if (generation != wl.run_generation || wl.phase != WorkloadPhase::kAdmitted || wl.evicted) return;
   // Deactivated with reason MaximumExecutionTimeExceeded
   // (workload_controller, maximumExecutionTimeSeconds).
-  wl.deactivation_reason = "MaximumExecutionTimeExceeded";
+  wl.rare.Mutable().deactivation_reason = "MaximumExecutionTimeExceeded";
   Evict(id, EvictionReason::kDeactivated);
 }
 

@@ -173,25 +173,25 @@ void ClusterRuntime::HandleFailedNode(const std::string& node) {
       on_node = on_node || (ps.topology_assignment.has_value() && AssignmentUsesNode(*ps.topology_assignment, node));
     }
     if (!on_node) continue;
-    if (std::find(wl.unhealthy_nodes.begin(), wl.unhealthy_nodes.end(), node) != wl.unhealthy_nodes.end()) continue;
-    if (!wl.unhealthy_nodes.empty()) {
+    if (std::find(wl.rare->unhealthy_nodes.begin(), wl.rare->unhealthy_nodes.end(), node) != wl.rare->unhealthy_nodes.end()) continue;
+    if (!wl.rare->unhealthy_nodes.empty()) {
       // A second node failed before the first was replaced
       // (evictWorkloadIfNeeded).
       Evict(id, EvictionReason::kNodeFailures);
       continue;
     }
-    wl.unhealthy_nodes.push_back(node);
+    wl.rare.Mutable().unhealthy_nodes.push_back(node);
     engine_->ScheduleAfter(0, this, kNodeReplacement, id, wl.run_generation);
   }
 }
 
 void ClusterRuntime::OnNodeReplacement(WorkloadId id, uint32_t generation) {
   WorkloadRecord& wl = state_->workload(id);
-  if (generation != wl.run_generation || wl.evicted || !wl.admission.has_value() || wl.unhealthy_nodes.empty()) {
+  if (generation != wl.run_generation || wl.evicted || !wl.admission.has_value() || wl.rare->unhealthy_nodes.empty()) {
     return;
   }
   cluster::TasCache* tas = state_->tas();
-  const std::string failed = wl.unhealthy_nodes.front();
+  const std::string failed = wl.rare->unhealthy_nodes.front();
   // The pod sets placed on the failed node, per TAS flavor in name order;
   // one assumed usage per flavor (shared by the hostname-level flavors).
   std::vector<std::pair<size_t, cluster::FlavorId>> targets;
@@ -241,7 +241,7 @@ void ClusterRuntime::OnNodeReplacement(WorkloadId id, uint32_t generation) {
     return;
   }
   for (auto& [i, assignment] : results) wl.admission->pod_sets[i].topology_assignment = std::move(assignment);
-  wl.unhealthy_nodes.clear();
+  if (wl.rare.allocated()) wl.rare.Mutable().unhealthy_nodes.clear();
   tas->Reaccount(*state_, id);
   const std::string object = "Node/" + failed;
   cluster::SimEvent event;

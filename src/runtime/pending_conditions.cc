@@ -137,7 +137,7 @@ std::string ClusterRuntime::EvictionMessage(const WorkloadRecord& wl, EvictionRe
     case EvictionReason::kAdmissionCheck: {
       // buildAdmissionChecksMessage over the checks in Retry, by name.
       std::vector<std::pair<std::string, std::string>> retry;
-      for (const auto& status : wl.checks) {
+      for (const auto& status : wl.rare->checks) {
         if (status.state != CheckState::kRetry || status.check == kNone) continue;
         retry.emplace_back(admission_checks_[static_cast<size_t>(status.check)].meta.name, status.message);
       }
@@ -155,15 +155,15 @@ std::string ClusterRuntime::EvictionMessage(const WorkloadRecord& wl, EvictionRe
     case EvictionReason::kLocalQueueStopped:
       return "The LocalQueue is stopped";
     case EvictionReason::kDeactivated:
-      if (wl.deactivation_reason == "RequeuingLimitExceeded") {
+      if (wl.rare->deactivation_reason == "RequeuingLimitExceeded") {
         return "The workload is deactivated due to exceeding the maximum number of re-queuing retries";
       }
-      if (wl.deactivation_reason == "MaximumExecutionTimeExceeded") {
+      if (wl.rare->deactivation_reason == "MaximumExecutionTimeExceeded") {
         return "The workload is deactivated due to exceeding the maximum execution time";
       }
       return "The workload is deactivated";
     case EvictionReason::kNodeFailures: {
-      std::vector<std::string> nodes = wl.unhealthy_nodes;
+      std::vector<std::string> nodes = wl.rare->unhealthy_nodes;
       std::sort(nodes.begin(), nodes.end());
       std::string csv;
       for (const auto& n : nodes) csv += (csv.empty() ? "" : ",") + n;

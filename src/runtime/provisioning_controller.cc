@@ -354,7 +354,7 @@ void ProvisioningController::OnEvicted(WorkloadId id) {
   // Rejected -> Pending with retryCount cleared; Pending unchanged.
   const WorkloadRecord& wl = runtime_->state().workload(id);
   const cluster::ClusterQueueInfo* cq = wl.admission.has_value() ? &runtime_->state().cq(wl.admission->cq) : nullptr;
-  for (const auto& status : wl.checks) {
+  for (const auto& status : wl.rare->checks) {
     auto it = checks_.find({id, status.check});
     if (it == checks_.end()) continue;
     CheckInfo& info = it->second;

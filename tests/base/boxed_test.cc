@@ -97,5 +97,49 @@ TEST(BoxedTest, ComparesLikeOptional) {
   EXPECT_FALSE(a == std::nullopt);
 }
 
+// Setup: a LazyBox of a 250-byte type, read before anything is written.
+// Expectation: one pointer wide, reads the defaults without allocating.
+TEST(LazyBoxTest, ReadsDefaultsWithoutAllocating) {
+  static_assert(sizeof(LazyBox<Large>) == sizeof(void*));
+  static_assert(std::is_nothrow_move_constructible_v<LazyBox<Large>>);
+  LazyBox<Large> box;
+  EXPECT_TRUE(box->text.empty());
+  EXPECT_TRUE((*box).numbers.empty());
+  EXPECT_FALSE(box.allocated());
+  // Two empty boxes read the same shared default.
+  LazyBox<Large> other;
+  EXPECT_EQ(&*box, &*other);
+}
+
+// Setup: a member written through Mutable, the box copied, moved, reset.
+// Expectation: the write is read back, copies are deep, a move takes the
+// value, reset returns to the defaults; equality compares values.
+TEST(LazyBoxTest, WritesCopiesMovesAndCompares) {
+  LazyBox<Large> box;
+  box.Mutable().text = "written";
+  ASSERT_TRUE(box.allocated());
+  EXPECT_EQ(box->text, "written");
+
+  LazyBox<Large> copy = box;
+  copy.Mutable().numbers.push_back(7);
+  EXPECT_TRUE(box->numbers.empty());
+  EXPECT_EQ(copy->text, "written");
+  EXPECT_FALSE(copy == box);
+
+  LazyBox<Large> moved = std::move(copy);
+  EXPECT_EQ(moved->numbers, std::vector<int>{7});
+
+  LazyBox<Large> empty;
+  LazyBox<Large> written_default;
+  written_default.Mutable();
+  EXPECT_TRUE(empty == written_default);  // a made default equals an empty box
+  EXPECT_FALSE(empty == box);
+
+  box.reset();
+  EXPECT_FALSE(box.allocated());
+  EXPECT_TRUE(box->text.empty());
+  EXPECT_TRUE(box == empty);
+}
+
 }  // namespace
 }  // namespace kueuesim

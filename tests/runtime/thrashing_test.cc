@@ -162,7 +162,7 @@ Outcome RunToEnd(const std::string& yaml) {
   for (cluster::WorkloadId id = 0; id < state.num_workloads(); ++id) {
     const cluster::WorkloadRecord& wl = state.workload(id);
     if (wl.key == "ns/w01") out.w01_reserved_at = wl.first_reserved_at;
-    if (wl.key == "ns/w08") out.w08_preempted = wl.times_preempted;
+    if (wl.key == "ns/w08") out.w08_preempted = wl.rare->times_preempted;
   }
   return out;
 }

@@ -84,6 +84,55 @@ class Boxed {
   std::unique_ptr<T> value_;
 };
 
+
+// Members that most objects leave at their defaults, kept together on the
+// heap: the size of one pointer until one of them is written.
+//
+// Unlike Boxed, a LazyBox always reads as a T: `box->member` and `*box`
+// give the members' defaults (a shared default T) while nothing has been
+// written, so readers need not ask whether it is there. Writes go through
+// `Mutable()`, which makes the box's own T on first use. A struct of rare
+// members (a record's eviction history, a pod set's affinity and
+// tolerations) put in one LazyBox costs a pointer on every object and an
+// allocation only on the objects that set one of them.
+//
+// Copies deeply, moves by taking the pointer; equal when the values are
+// (an empty box equals a box holding a default T).
+template <typename T>
+class LazyBox {
+ public:
+  LazyBox() = default;
+  LazyBox(const LazyBox& other) : value_(other.value_ ? std::make_unique<T>(*other.value_) : nullptr) {}
+  LazyBox(LazyBox&& other) noexcept = default;
+  LazyBox& operator=(const LazyBox& other) {
+    if (this != &other) value_ = other.value_ ? std::make_unique<T>(*other.value_) : nullptr;
+    return *this;
+  }
+  LazyBox& operator=(LazyBox&& other) noexcept = default;
+  ~LazyBox() = default;
+
+  const T& operator*() const { return value_ ? *value_ : Default(); }
+  const T* operator->() const { return &**this; }
+  // The box's own value, made (default) on first use.
+  T& Mutable() {
+    if (!value_) value_ = std::make_unique<T>();
+    return *value_;
+  }
+  // Whether a value was made (by Mutable); it may still equal the default.
+  bool allocated() const { return value_ != nullptr; }
+  // Back to the defaults, freeing the value.
+  void reset() { value_.reset(); }
+
+  friend bool operator==(const LazyBox& a, const LazyBox& b) { return *a == *b; }
+
+ private:
+  static const T& Default() {
+    static const T* const kDefault = new T();
+    return *kDefault;
+  }
+  std::unique_ptr<T> value_;
+};
+
 }  // namespace kueuesim
 
 #endif  // KUEUESIM_BASE_BOXED_H_

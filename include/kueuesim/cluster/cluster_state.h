@@ -202,6 +202,41 @@ struct AdmissionCheckStatus {
   std::string message = {};  // (defaulted: {check, state} stays a complete initializer)
 };
 
+// The state of a workload record that most records never need: what its
+// admissions, evictions and admission checks left behind, and Kueue's
+// refusals. A record keeps it in a LazyBox (its `rare` member): a pointer
+// until one of these is written, so that a pending workload's record stays
+// small (a large load holds tens of thousands of them).
+struct WorkloadRecordRareState {
+  SimDuration lost_run_time = 0;  // run time thrown away by the last eviction
+  // The Evicted condition's message of the last eviction (Kueue's wording,
+  // e.g. "Preempted to accommodate a workload (UID: ...) due to ...").
+  std::string eviction_message;
+  UnixMicros evicted_at = 0;
+  std::optional<SimTime> recovery_deadline;
+  // Admission checks of its ClusterQueue that apply to its flavors, while
+  // it holds quota.
+  std::vector<AdmissionCheckStatus> checks;
+  // Why the last deactivation happened (RequeuingLimitExceeded,
+  // AdmissionCheck).
+  std::string_view deactivation_reason;
+  // Non-empty when Kueue's workload controller refuses to queue it (DRA:
+  // QuotaReserved=False reason Misconfigured, Requeued=False): the
+  // condition message. Set by AddWorkload for workloads not admitted in
+  // their input status.
+  std::string inadmissible_reason;
+  // Admitted time thrown away by evictions so far (Kueue's
+  // accumulatedPastExecutionTimeSeconds counts it toward
+  // maximumExecutionTimeSeconds).
+  SimDuration accumulated_execution = 0;
+  // status.unhealthyNodes: nodes of its topology assignment that failed
+  // (TASFailedNodeReplacement); cleared by a replacement or an eviction.
+  std::vector<std::string> unhealthy_nodes;
+  // Statistics.
+  int32_t times_evicted = 0;
+  int32_t times_preempted = 0;
+};
+
 struct WorkloadRecord {
   // (A large load holds tens of thousands of records: the members are
   // ordered so that none leaves padding, the flags and one-byte states
@@ -240,23 +275,9 @@ struct WorkloadRecord {
   UnixMicros quota_reserved_at = 0;
   SimTime admitted_at = 0;
   SimTime running_since = 0;  // when its pods started (for work lost)
-  SimDuration lost_run_time = 0;  // run time thrown away by the last eviction
-  // The Evicted condition's message of the last eviction (Kueue's wording,
-  // e.g. "Preempted to accommodate a workload (UID: ...) due to ...").
-  std::string eviction_message;
-  UnixMicros evicted_at = 0;
-  std::optional<SimTime> recovery_deadline;
-  // Admission checks of its ClusterQueue that apply to its flavors, while
-  // it holds quota.
-  std::vector<AdmissionCheckStatus> checks;
-  // Why the last deactivation happened (RequeuingLimitExceeded,
-  // AdmissionCheck).
-  std::string_view deactivation_reason;
-  // Non-empty when Kueue's workload controller refuses to queue it (DRA:
-  // QuotaReserved=False reason Misconfigured, Requeued=False): the
-  // condition message. Set by AddWorkload for workloads not admitted in
-  // their input status.
-  std::string inadmissible_reason;
+  // Eviction, admission-check and refusal state (read as defaults until
+  // written through rare.Mutable()).
+  LazyBox<WorkloadRecordRareState> rare;
   // Why it waits: its QuotaReserved=False condition (reason, message
   // figures, since when), kept while it holds no quota and left as it was
   // once it reserves quota (see pending_condition.h).
@@ -268,19 +289,10 @@ struct WorkloadRecord {
   std::optional<UnixMicros> requeue_at;
   int32_t requeue_count = 0;
   uint32_t run_generation = 0;    // invalidates stale timed events
-  // Admitted time thrown away by evictions so far (Kueue's
-  // accumulatedPastExecutionTimeSeconds counts it toward
-  // maximumExecutionTimeSeconds).
-  SimDuration accumulated_execution = 0;
 
   // Statistics.
-  int32_t times_evicted = 0;
-  int32_t times_preempted = 0;
   SimTime first_reserved_at = -1;
   SimTime finished_at = -1;
-  // status.unhealthyNodes: nodes of its topology assignment that failed
-  // (TASFailedNodeReplacement); cleared by a replacement or an eviction.
-  std::vector<std::string> unhealthy_nodes;
 
   // One-byte states and flags.
   WorkloadPhase phase = WorkloadPhase::kNotArrived;
