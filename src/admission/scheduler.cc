@@ -220,7 +220,7 @@ void Scheduler::Nominate(std::vector<Entry>* entries, std::vector<Entry>* inadmi
     cluster::WorkloadRecord& wl = state_->workload(head.workload);
     const cluster::ClusterQueueInfo& cq = state_->cq(head.cq);
     bool failed_checks = false;
-    for (const auto& [name, check_state] : wl.spec->admission_check_states) {
+    for (const auto& [name, check_state] : wl.spec->rare->admission_check_states) {
       if (check_state == "Retry" || check_state == "Rejected") failed_checks = true;
     }
     if (failed_checks) {

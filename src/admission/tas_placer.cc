@@ -130,12 +130,12 @@ flavor::TasPlacementResult TasPlacer::Place(cluster::CqId /*cq*/, cluster::Workl
       p.single_pod_requests = info.tas_per_pod;
       if (IsExplicit(spec)) p.topology_request = spec.topology_request.ToOptional();
       if (spec.topology_request.has_value()) p.group_name = spec.topology_request->pod_set_group_name;
-      p.node_selector = spec.node_selector;
-      p.required_affinity = spec.required_affinity;
-      for (const auto& term : spec.preferred_affinity) {
+      p.node_selector = spec.rare->node_selector;
+      p.required_affinity = spec.rare->required_affinity;
+      for (const auto& term : spec.rare->preferred_affinity) {
         p.preferred_affinity.push_back({term.weight, term.preference});
       }
-      p.tolerations = spec.tolerations;
+      p.tolerations = spec.rare->tolerations;
       placement.push_back(std::move(p));
       members.push_back(r.pod_set);
     }

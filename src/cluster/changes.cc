@@ -54,9 +54,9 @@ bool ClusterState::UsesWorkloadPriorityClass(const WorkloadRecord& wl, const std
   // A job integration's own PriorityClass (Kubeflow's run policy) ranks
   // after the WorkloadPriorityClass label and its default, as below.
   const bool job_priority_class = spec.source_kind != model::WorkloadSourceKind::kWorkload &&
-                                  spec.priority_class_source != kWorkloadPriorityClassSource;
+                                  spec.rare->priority_class_source != kWorkloadPriorityClassSource;
   if (!spec.priority_class_name.empty() && !job_priority_class) {
-    return spec.priority_class_source == kWorkloadPriorityClassSource && spec.priority_class_name == name;
+    return spec.rare->priority_class_source == kWorkloadPriorityClassSource && spec.priority_class_name == name;
   }
   if (spec.source_kind == model::WorkloadSourceKind::kWorkload) return false;
   auto it = spec.meta.labels.find(kPriorityClassLabel);

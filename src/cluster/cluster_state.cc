@@ -269,10 +269,10 @@ int32_t ClusterState::ResolvePriority(const model::Workload& spec) const {
   // runPolicy.schedulingPolicy.priorityClass) ranks after the
   // WorkloadPriorityClass label and its default (jobframework.ExtractPriority).
   const bool job_priority_class = spec.source_kind != model::WorkloadSourceKind::kWorkload &&
-                                  spec.priority_class_source == kPodPriorityClassSource &&
+                                  spec.rare->priority_class_source == kPodPriorityClassSource &&
                                   !spec.priority_class_name.empty();
   if (!spec.priority_class_name.empty() && !job_priority_class) {
-    auto value = spec.priority_class_source == kPodPriorityClassSource
+    auto value = spec.rare->priority_class_source == kPodPriorityClassSource
                      ? find(priority_classes_, spec.priority_class_name)
                      : find(workload_priority_classes_, spec.priority_class_name);
     if (value.has_value()) return *value;
@@ -294,8 +294,8 @@ int32_t ClusterState::ResolvePriority(const model::Workload& spec) const {
     return 0;
   }
   for (const auto& pod_set : spec.pod_sets) {
-    if (pod_set.priority_class_name.empty()) continue;
-    if (auto value = find(priority_classes_, pod_set.priority_class_name)) return *value;
+    if (pod_set.rare->priority_class_name.empty()) continue;
+    if (auto value = find(priority_classes_, pod_set.rare->priority_class_name)) return *value;
     break;
   }
   if (global_default_priority_.has_value()) return *global_default_priority_;
@@ -420,20 +420,20 @@ absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model
   // timeout when requeuing counts from the eviction, is ordered by the
   // eviction's time (workload.Ordering.GetQueueOrderTimestamp); the Evicted
   // condition stays True until its next quota reservation.
-  if (spec->evicted_condition.has_value() && spec->evicted_condition->last_transition_time.has_value()) {
-    const std::string& reason = spec->evicted_condition->reason;
+  if (spec->rare->evicted_condition.has_value() && spec->rare->evicted_condition->last_transition_time.has_value()) {
+    const std::string& reason = spec->rare->evicted_condition->reason;
     if (reason == "AdmissionCheck" ||
         (reason == "PodsReadyTimeout" &&
          configuration_.wait_for_pods_ready.requeuing_timestamp == model::RequeuingTimestamp::kEviction)) {
-      record.queue_order_timestamp = *spec->evicted_condition->last_transition_time;
+      record.queue_order_timestamp = *spec->rare->evicted_condition->last_transition_time;
     }
   }
   record.input_sequence = spec->input_sequence;
   record.input_subsequence = spec->input_subsequence;
   record.arrival = spec->arrival;
   record.duration = spec->duration;
-  record.startup_delay = spec->startup_delay.value_or(default_startup_delay_);
-  record.has_closed_preemption_gate = !spec->preemption_gates.empty();
+  record.startup_delay = spec->rare->startup_delay.value_or(default_startup_delay_);
+  record.has_closed_preemption_gate = !spec->rare->preemption_gates.empty();
   // status.requeueState and the Requeued condition of the input. The count
   // keeps counting toward waitForPodsReady's backoffLimitCount; a pending
   // workload's backoff holds it in its queue until requeueAt. Requeued=False
@@ -442,11 +442,11 @@ absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model
   // reconcile for a reactivated workload, a queue that is not stopped and
   // DRA's re-evaluation (Deactivated, ClusterQueueStopped,
   // LocalQueueStopped, Inadmissible); never for any other reason.
-  record.requeue_count = spec->requeue_count;
+  record.requeue_count = spec->rare->requeue_count;
   if (!spec->admission.has_value()) {
-    record.requeue_at = spec->requeue_at;
-    if (spec->requeued_false_reason.has_value()) {
-      const std::string& reason = *spec->requeued_false_reason;
+    record.requeue_at = spec->rare->requeue_at;
+    if (spec->rare->requeued_false_reason.has_value()) {
+      const std::string& reason = *spec->rare->requeued_false_reason;
       record.requeued_condition_false = reason != "Deactivated" && reason != "ClusterQueueStopped" &&
                                         reason != "LocalQueueStopped" && reason != "Inadmissible";
     }
@@ -459,7 +459,7 @@ absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model
   bool dra_refused = false;
   if (dra_charger_ == nullptr) {
     for (const auto& pod_set : spec->pod_sets) {
-      if (pod_set.resource_claims.empty()) continue;
+      if (pod_set.rare->resource_claims.empty()) continue;
       // Claims without any DRA object in the cluster: charged (and
       // refused) as Kueue would, against nothing.
       KUEUESIM_ASSIGN_OR_RETURN(dra_charger_, NewDraCharger(spec_, gates_));
@@ -526,7 +526,7 @@ absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model
       hash = HashCombine(hash, HashString(resources_[static_cast<size_t>(request.resource)]));
       hash = HashCombine(hash, static_cast<uint64_t>(request.amount));
     }
-    for (const auto& [k, v] : pod_set.node_selector) {
+    for (const auto& [k, v] : pod_set.rare->node_selector) {
       hash = HashCombine(hash, HashString(k));
       hash = HashCombine(hash, HashString(v));
     }
@@ -541,19 +541,19 @@ absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model
         for (const auto& value : requirement.values) hash = HashCombine(hash, HashString(value));
       }
     };
-    hash = HashCombine(hash, pod_set.required_affinity.size());
-    for (const auto& term : pod_set.required_affinity) {
+    hash = HashCombine(hash, pod_set.rare->required_affinity.size());
+    for (const auto& term : pod_set.rare->required_affinity) {
       hash_requirements(term.match_expressions);
       hash_requirements(term.match_fields);
     }
-    hash = HashCombine(hash, pod_set.preferred_affinity.size());
-    for (const auto& term : pod_set.preferred_affinity) {
+    hash = HashCombine(hash, pod_set.rare->preferred_affinity.size());
+    for (const auto& term : pod_set.rare->preferred_affinity) {
       hash = HashCombine(hash, static_cast<uint64_t>(term.weight));
       hash_requirements(term.preference.match_expressions);
       hash_requirements(term.preference.match_fields);
     }
-    hash = HashCombine(hash, pod_set.tolerations.size());
-    for (const auto& toleration : pod_set.tolerations) {
+    hash = HashCombine(hash, pod_set.rare->tolerations.size());
+    for (const auto& toleration : pod_set.rare->tolerations) {
       hash = HashCombine(hash, HashString(toleration.key));
       hash = HashCombine(hash, HashString(toleration.value));
       hash = HashCombine(hash, static_cast<uint64_t>(toleration.op));

@@ -163,22 +163,22 @@ std::string Aggregate(std::string_view prefix, const std::vector<std::string>& e
 
 // Whether a pod set of `workload` has an entry in the list `member`.
 template <typename List>
-bool AnyPodSetLists(const model::Workload& workload, List model::PodSet::*member) {
+bool AnyPodSetLists(const model::Workload& workload, List model::PodSet::RareFields::*member) {
   return std::any_of(workload.pod_sets.begin(), workload.pod_sets.end(),
-                     [member](const model::PodSet& pod_set) { return !(pod_set.*member).empty(); });
+                     [member](const model::PodSet& pod_set) { return !((*pod_set.rare).*member).empty(); });
 }
 
 }  // namespace
 
 bool HasRequestsAboveLimits(const model::Workload& workload) {
-  return AnyPodSetLists(workload, &model::PodSet::requests_above_limits);
+  return AnyPodSetLists(workload, &model::PodSet::RareFields::requests_above_limits);
 }
 
 std::string InvalidResourcesMessage(const model::Workload& workload) {
   // ValidateResources: one field.Invalid per container (or the pod level).
   std::vector<std::string> errors;
   for (size_t i = 0; i < workload.pod_sets.size(); ++i) {
-    for (const auto& entry : workload.pod_sets[i].requests_above_limits) {
+    for (const auto& entry : workload.pod_sets[i].rare->requests_above_limits) {
       errors.push_back(FieldInvalid(i, entry.path, entry.resources, "requests must not exceed its limits"));
     }
   }
@@ -186,7 +186,7 @@ std::string InvalidResourcesMessage(const model::Workload& workload) {
 }
 
 bool HasLimitRangeViolations(const model::Workload& workload) {
-  return AnyPodSetLists(workload, &model::PodSet::limit_range_violations);
+  return AnyPodSetLists(workload, &model::PodSet::RareFields::limit_range_violations);
 }
 
 std::string LimitRangeViolationMessage(const model::Workload& workload) {
@@ -194,7 +194,7 @@ std::string LimitRangeViolationMessage(const model::Workload& workload) {
   // first) and for the pod.
   std::vector<std::string> errors;
   for (size_t i = 0; i < workload.pod_sets.size(); ++i) {
-    for (const auto& entry : workload.pod_sets[i].limit_range_violations) {
+    for (const auto& entry : workload.pod_sets[i].rare->limit_range_violations) {
       errors.push_back(FieldInvalid(i, entry.path, entry.resources,
                                     entry.above_max ? "requests must not be above the limitRange max"
                                                     : "requests must not be below the limitRange min"));

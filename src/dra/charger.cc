@@ -609,9 +609,9 @@ bool Charger::Applies(const model::PodSet& pod_set,
                       const std::map<std::string, Amount>& per_pod_requests) const {
   const model::FeatureGates& gates = impl_->gates;
   if (!gates.kueue_dra_integration) {
-    return gates.kueue_dra_reject_workloads_when_dra_disabled && !pod_set.resource_claims.empty();
+    return gates.kueue_dra_reject_workloads_when_dra_disabled && !pod_set.rare->resource_claims.empty();
   }
-  if (!pod_set.resource_claims.empty()) return true;
+  if (!pod_set.rare->resource_claims.empty()) return true;
   if (!gates.kueue_dra_integration_extended_resource) return false;
   for (const auto& [name, amount] : per_pod_requests) {
     if (amount > 0 && IsExtendedResourceName(name) && impl_->SelectedClass(name) != nullptr) return true;
@@ -743,8 +743,8 @@ std::string Charger::Impl::PreCheckClaim(const TemplateInfo& info, const std::st
 std::string Charger::Impl::ChargeTemplates(const std::string& ns, const model::PodSet& pod_set,
                                            const std::string& ps_path,
                                            std::map<std::string, Amount>* dra) const {
-  for (size_t j = 0; j < pod_set.resource_claims.size(); ++j) {
-    const model::PodResourceClaim& claim = pod_set.resource_claims[j];
+  for (size_t j = 0; j < pod_set.rare->resource_claims.size(); ++j) {
+    const model::PodResourceClaim& claim = pod_set.rare->resource_claims[j];
     if (claim.resource_claim_template_name.empty()) continue;
     const std::string& tmpl_name = claim.resource_claim_template_name;
     const std::string claim_path = fmt::format("{}.template.spec.resourceClaims[{}]", ps_path, j);
@@ -922,8 +922,8 @@ std::string Charger::Impl::PrepareSelectors(const model::DeviceRequest& req,
 std::string Charger::Impl::ChargeCounters(const std::string& ns, const model::PodSet& pod_set,
                                           const std::string& ps_path,
                                           std::map<std::string, Amount>* dra) const {
-  for (size_t j = 0; j < pod_set.resource_claims.size(); ++j) {
-    const model::PodResourceClaim& claim = pod_set.resource_claims[j];
+  for (size_t j = 0; j < pod_set.rare->resource_claims.size(); ++j) {
+    const model::PodResourceClaim& claim = pod_set.rare->resource_claims[j];
     if (claim.resource_claim_template_name.empty()) continue;
     const std::string claim_path = fmt::format("{}.template.spec.resourceClaims[{}]", ps_path, j);
     auto found = templates.find({ns, claim.resource_claim_template_name});
@@ -1019,8 +1019,8 @@ std::optional<Quantity> RoundToPolicy(const Quantity& base, const model::DeviceC
 std::string Charger::Impl::ChargeCapacity(const std::string& ns, const model::PodSet& pod_set,
                                           const std::string& ps_path,
                                           std::map<std::string, Amount>* dra) const {
-  for (size_t j = 0; j < pod_set.resource_claims.size(); ++j) {
-    const model::PodResourceClaim& claim = pod_set.resource_claims[j];
+  for (size_t j = 0; j < pod_set.rare->resource_claims.size(); ++j) {
+    const model::PodResourceClaim& claim = pod_set.rare->resource_claims[j];
     if (claim.resource_claim_template_name.empty()) continue;
     const std::string claim_path = fmt::format("{}.template.spec.resourceClaims[{}]", ps_path, j);
     auto found = templates.find({ns, claim.resource_claim_template_name});
@@ -1112,11 +1112,11 @@ PodSetCharge Charger::Charge(const std::string& namespace_, const model::PodSet&
   };
 
   bool has_claim_by_name = false;
-  for (const model::PodResourceClaim& claim : pod_set.resource_claims) {
+  for (const model::PodResourceClaim& claim : pod_set.rare->resource_claims) {
     if (!claim.resource_claim_name.empty()) has_claim_by_name = true;
   }
   if (!gates.kueue_dra_integration) {
-    if (gates.kueue_dra_reject_workloads_when_dra_disabled && !pod_set.resource_claims.empty()) {
+    if (gates.kueue_dra_reject_workloads_when_dra_disabled && !pod_set.rare->resource_claims.empty()) {
       return refuse(ChargeStage::kWorkload,
                     {"Workload uses DRA resources but the KueueDRAIntegration feature gate is not enabled"});
     }

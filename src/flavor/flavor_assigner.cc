@@ -796,12 +796,12 @@ std::vector<std::string> FlavorAssigner::CheckFlavorForPodSets(
         return {fmt::format("Flavor \"{}\" supports only TopologyAwareScheduling", flavor.name)};
       }
     }
-    std::vector<model::Toleration> tolerations = ps.tolerations;
+    std::vector<model::Toleration> tolerations = ps.rare->tolerations;
     tolerations.insert(tolerations.end(), spec.tolerations.begin(), spec.tolerations.end());
     if (auto taint = model::FindUntoleratedTaint(spec.node_taints, tolerations)) {
       return {fmt::format("untolerated taint {} in flavor {}", KueueTaintString(*taint), flavor.name)};
     }
-    if (!model::MatchesFlavorLabels(ps.node_selector, ps.required_affinity, spec.node_labels)) {
+    if (!model::MatchesFlavorLabels(ps.rare->node_selector, ps.rare->required_affinity, spec.node_labels)) {
       return {fmt::format("flavor {} doesn't match node affinity", flavor.name)};
     }
   }

@@ -1040,8 +1040,8 @@ void MultiKueueController::RunOperation(int32_t index) {
       const WorkloadRecord& wl = manager_->state().workload(op.manager);
       model::Workload clone = *wl.spec;
       clone.admission.reset();
-      clone.preemption_gates.clear();
-      if (orchestrated_preemption_) clone.preemption_gates.push_back(kMultiKueuePreemptionGate);
+      if (clone.rare.allocated()) clone.rare.Mutable().preemption_gates.clear();
+      if (orchestrated_preemption_) clone.rare.Mutable().preemption_gates.push_back(kMultiKueuePreemptionGate);
       LiveCopy live;
       live.manager = op.manager;
       live.key = wl.key;

@@ -204,9 +204,9 @@ absl::Status ClusterRuntime::Start() {
     wl.holding_index = static_cast<int32_t>(info.holding.size());
     info.holding.push_back(id);
     wl.admission = std::move(state);
-    wl.quota_reserved_at = wl.spec->quota_reserved_time.value_or(state_->start_time());
+    wl.quota_reserved_at = wl.spec->rare->quota_reserved_time.value_or(state_->start_time());
     wl.first_reserved_at = 0;
-    wl.phase = wl.spec->admitted_time.has_value() ? WorkloadPhase::kAdmitted
+    wl.phase = wl.spec->rare->admitted_time.has_value() ? WorkloadPhase::kAdmitted
                                                   : WorkloadPhase::kQuotaReserved;
     wl.admitted_at = 0;
     wl.running_since = 0;
@@ -215,8 +215,8 @@ absl::Status ClusterRuntime::Start() {
       engine_->Schedule(*wl.duration, this, kFinish, id, wl.run_generation);
     }
     Emit(EventType::kAdmittedAtStart, id, cq);
-    if (wl.spec->admitted_time.has_value()) {
-      wl.rare.Mutable().accumulated_execution = std::max<SimDuration>(0, state_->start_time() - *wl.spec->admitted_time);
+    if (wl.spec->rare->admitted_time.has_value()) {
+      wl.rare.Mutable().accumulated_execution = std::max<SimDuration>(0, state_->start_time() - *wl.spec->rare->admitted_time);
     }
     ScheduleMaximumExecutionTime(id);
   }
@@ -242,7 +242,7 @@ absl::Status ClusterRuntime::Start() {
     const model::StopPolicy cq_stop = state_->cq(wl.admission->cq).spec->stop_policy;
     const model::StopPolicy lq_stop =
         wl.lq == kNone ? model::StopPolicy::kNone : state_->lq(wl.lq).spec->stop_policy;
-    if (wl.spec->evicted_condition.has_value()) {
+    if (wl.spec->rare->evicted_condition.has_value()) {
       EvictFromInput(id);
     } else if (!wl.spec->active) {
       wl.rare.Mutable().deactivation_reason = "WorkloadInactive";
@@ -445,9 +445,9 @@ void ClusterRuntime::OnArrival(WorkloadId id) {
   WorkloadRecord& wl = state_->workload(id);
   wl.phase = WorkloadPhase::kPending;
   Emit(EventType::kArrived, id, state_->ClusterQueueOf(wl));
-  if (wl.spec->hold_until.has_value() && *wl.spec->hold_until > engine_->now()) {
+  if (wl.spec->rare->hold_until.has_value() && *wl.spec->rare->hold_until > engine_->now()) {
     // Replaying a recorded start: created now, queued at its recorded start.
-    engine_->Schedule(*wl.spec->hold_until, this, kHoldRelease, id, wl.run_generation);
+    engine_->Schedule(*wl.spec->rare->hold_until, this, kHoldRelease, id, wl.run_generation);
     return;
   }
   QueueArrived(id);
@@ -494,13 +494,13 @@ void ClusterRuntime::QueueArrived(WorkloadId id) {
                         wl.rare->inadmissible_reason);
     return;
   }
-  if (wl.spec->on_hold_message.has_value() || wl.spec->waiting_for_replacement_pods) {
+  if (wl.spec->rare->on_hold_message.has_value() || wl.spec->rare->waiting_for_replacement_pods) {
     // workload.IsAdmissible: QuotaReserved=False OnHold (a job integration
     // released the quota on purpose) or WaitingForReplacementPods=True (the
     // job's controller has not replaced its failed pods): not queued, and
     // nothing in the simulation changes either condition.
     ++counters_.held;
-    const bool on_hold = wl.spec->on_hold_message.has_value();
+    const bool on_hold = wl.spec->rare->on_hold_message.has_value();
     Emit(EventType::kHeld, id, state_->ClusterQueueOf(wl), kNone, on_hold ? "OnHold" : "WaitingForReplacementPods");
     SyncControllerCondition(id);
     return;
@@ -845,10 +845,10 @@ void ClusterRuntime::Admit(WorkloadId id) {
     if (wl.owner != kNone) owners_[static_cast<size_t>(wl.owner)]->OnAdmitted(id, wl.owner_index);
     return;
   }
-  if (wl.spec->active_deadline.has_value()) {
+  if (wl.spec->rare->active_deadline.has_value()) {
     // Job activeDeadlineSeconds (before the owner hears of the admission,
     // so that this event comes first at the deadline).
-    engine_->ScheduleAfter(*wl.spec->active_deadline, this, kActiveDeadline, id, wl.run_generation);
+    engine_->ScheduleAfter(*wl.spec->rare->active_deadline, this, kActiveDeadline, id, wl.run_generation);
   }
   if (wl.owner != kNone) {
     // The owner starts the pods and reports their readiness.
@@ -929,7 +929,7 @@ void ClusterRuntime::Evict(WorkloadId id, EvictionReason reason) {
   if (reason == EvictionReason::kAdmissionCheck) wl.queue_order_timestamp = wl.rare->evicted_at;
   if (wl.rare.allocated()) wl.rare.Mutable().unhealthy_nodes.clear();
   // Eviction closes every preemption gate again (prepareForEviction).
-  if (!wl.spec->preemption_gates.empty()) wl.has_closed_preemption_gate = true;
+  if (!wl.spec->rare->preemption_gates.empty()) wl.has_closed_preemption_gate = true;
   ++wl.rare.Mutable().times_evicted;
   ++counters_.evictions;
   ++wl.run_generation;
@@ -946,7 +946,7 @@ void ClusterRuntime::Evict(WorkloadId id, EvictionReason reason) {
 
 void ClusterRuntime::EvictFromInput(WorkloadId id) {
   WorkloadRecord& wl = state_->workload(id);
-  const model::EvictedCondition& condition = *wl.spec->evicted_condition;
+  const model::EvictedCondition& condition = *wl.spec->rare->evicted_condition;
   // An eviction under way in the input (Evicted=True while the quota is
   // still reserved): the job's pods are stopping and the quota is released
   // when they are gone, as for an eviction the run issues, the eviction
@@ -970,8 +970,8 @@ void ClusterRuntime::EvictFromInput(WorkloadId id) {
   }
   // After a PodsReady timeout the input's requeueState holds the workload
   // until requeueAt once its quota is released (Requeued=False).
-  if (reason == EvictionReason::kPodsReadyTimeout && wl.spec->requeue_at.has_value()) {
-    wl.requeue_at = wl.spec->requeue_at;
+  if (reason == EvictionReason::kPodsReadyTimeout && wl.spec->rare->requeue_at.has_value()) {
+    wl.requeue_at = wl.spec->rare->requeue_at;
     wl.requeued_condition_false = true;
   }
   defer_eviction_release_ = true;
@@ -1214,7 +1214,7 @@ void ClusterRuntime::OnRequeueBackoffFinished(WorkloadId id, uint32_t generation
 
 bool ClusterRuntime::HeldByInputRequeueState(WorkloadId id) {
   WorkloadRecord& wl = state_->workload(id);
-  const Boxed<std::string>& reason = wl.spec->requeued_false_reason;
+  const Boxed<std::string>& reason = wl.spec->rare->requeued_false_reason;
   if (wl.input_backoff_seen) return false;  // arrived before: the input's state is spent
   wl.input_backoff_seen = true;
   const bool backoff_reason = !reason.has_value() || *reason == "PodsReadyTimeout" || *reason == "AdmissionCheck";
@@ -1243,10 +1243,10 @@ void ClusterRuntime::OnInputBackoffFinished(WorkloadId id, uint32_t generation) 
 
 void ClusterRuntime::ScheduleMaximumExecutionTime(WorkloadId id) {
   const WorkloadRecord& wl = state_->workload(id);
-  if (!wl.spec->maximum_execution_time_seconds.has_value()) return;
-  const SimDuration limit = static_cast<SimDuration>(*wl.spec->maximum_execution_time_seconds) * kSecond;
+  if (!wl.spec->rare->maximum_execution_time_seconds.has_value()) return;
+  const SimDuration limit = static_cast<SimDuration>(*wl.spec->rare->maximum_execution_time_seconds) * kSecond;
   const SimDuration used =
-      wl.spec->accumulated_past_execution_seconds * kSecond + wl.rare->accumulated_execution;
+      wl.spec->rare->accumulated_past_execution_seconds * kSecond + wl.rare->accumulated_execution;
   engine_->ScheduleAfter(std::max<SimDuration>(0, limit - used), this, kMaximumExecutionTime, id,
                          wl.run_generation);
 }

@@ -72,7 +72,7 @@ model::Workload LwsController::GroupWorkload(int32_t index) const {
   wl.source_kind = model::WorkloadSourceKind::kJob;
   if (!spec_.priority_class_name.empty()) {
     wl.priority_class_name = spec_.priority_class_name;
-    wl.priority_class_source = "kueue.x-k8s.io/workloadpriorityclass";
+    wl.rare.Mutable().priority_class_source = "kueue.x-k8s.io/workloadpriorityclass";
   }
   // podSets(): the worker pod set is always there, of size - 1 pods next to
   // a leader (none when size is 1).

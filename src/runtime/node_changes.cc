@@ -219,10 +219,10 @@ void ClusterRuntime::OnNodeReplacement(WorkloadId id, uint32_t generation) {
     p.count = wl.admission->pod_sets[i].count;
     p.single_pod_requests = info.tas_per_pod;
     if (spec.topology_request.has_value() && spec.topology_request->IsExplicit()) p.topology_request = spec.topology_request.ToOptional();
-    p.node_selector = spec.node_selector;
-    p.required_affinity = spec.required_affinity;
-    for (const auto& term : spec.preferred_affinity) p.preferred_affinity.push_back({term.weight, term.preference});
-    p.tolerations = spec.tolerations;
+    p.node_selector = spec.rare->node_selector;
+    p.required_affinity = spec.rare->required_affinity;
+    for (const auto& term : spec.rare->preferred_affinity) p.preferred_affinity.push_back({term.weight, term.preference});
+    p.tolerations = spec.rare->tolerations;
     const topology::TasFlavorSnapshot& snapshot = tas->Snapshot(flavor);
     const bool shared = state_->gates().tas_handle_overlapping_flavors && snapshot.IsLowestLevelHostname();
     topology::ReplacementOutcome outcome = snapshot.FindReplacement(

@@ -50,9 +50,9 @@ bool ClusterRuntime::IsAdmissionGated(const WorkloadRecord& wl) const {
 void ClusterRuntime::SyncControllerCondition(WorkloadId id) {
   const WorkloadRecord& wl = state_->workload(id);
   if (wl.admission.has_value()) return;
-  if (wl.spec->on_hold_message.has_value() && wl.spec->active && wl.phase != WorkloadPhase::kDeactivated) {
+  if (wl.spec->rare->on_hold_message.has_value() && wl.spec->active && wl.phase != WorkloadPhase::kDeactivated) {
     // IsOnHold: the condition the job integration wrote stays.
-    SetPendingCondition(id, QuotaReservedReason::kOnHold, *wl.spec->on_hold_message);
+    SetPendingCondition(id, QuotaReservedReason::kOnHold, *wl.spec->rare->on_hold_message);
     return;
   }
   const bool granular = state_->gates().unadmitted_workloads_observability;

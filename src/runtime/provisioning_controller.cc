@@ -73,12 +73,12 @@ std::string Sha1Hex(std::string_view text) {
 std::string SchedulingKey(const model::PodSet& ps) {
   std::string key;
   for (const auto& r : ps.requests) key += fmt::format("r:{}={};", r.name, r.amount);
-  for (const auto& [k, v] : ps.node_selector) key += fmt::format("s:{}={};", k, v);
-  for (const auto& t : ps.tolerations) {
+  for (const auto& [k, v] : ps.rare->node_selector) key += fmt::format("s:{}={};", k, v);
+  for (const auto& t : ps.rare->tolerations) {
     key += fmt::format("t:{}/{}/{}/{};", t.key, static_cast<int>(t.op), t.value,
                        t.effect.has_value() ? static_cast<int>(*t.effect) : -1);
   }
-  for (const auto& term : ps.required_affinity) {
+  for (const auto& term : ps.rare->required_affinity) {
     key += "a:";
     for (const auto& e : term.match_expressions) {
       key += fmt::format("{}/{}/", e.key, static_cast<int>(e.op));
@@ -86,7 +86,7 @@ std::string SchedulingKey(const model::PodSet& ps) {
     }
     key += ";";
   }
-  for (const auto& term : ps.preferred_affinity) {
+  for (const auto& term : ps.rare->preferred_affinity) {
     key += fmt::format("p:{}:", term.weight);
     for (const auto& e : term.preference.match_expressions) {
       key += fmt::format("{}/{}/", e.key, static_cast<int>(e.op));
@@ -94,7 +94,7 @@ std::string SchedulingKey(const model::PodSet& ps) {
     }
     key += ";";
   }
-  for (const auto& c : ps.resource_claims) {
+  for (const auto& c : ps.rare->resource_claims) {
     key += fmt::format("c:{}/{}/{};", c.name, c.resource_claim_template_name, c.resource_claim_name);
   }
   return key;
@@ -103,7 +103,7 @@ std::string SchedulingKey(const model::PodSet& ps) {
 // IdenticalPodTemplates: everything kueuesim keeps of the template.
 std::string TemplateKey(const model::PodSet& ps) {
   std::string key = SchedulingKey(ps);
-  key += "pc:" + ps.priority_class_name + ";";
+  key += "pc:" + ps.rare->priority_class_name + ";";
   if (ps.topology_request.has_value()) {
     const auto& t = *ps.topology_request;
     key += fmt::format("tr:{}/{}/{};", t.required.value_or(""), t.preferred.value_or(""),
@@ -241,8 +241,8 @@ void ProvisioningController::CreateRequest(WorkloadId id, int32_t check, CheckIn
     out.template_name = LimitObjectName(fmt::format("ppt-{}-{}", info.request_name, ps.name));
     out.count = count;
     out.requests = ps.requests;
-    out.node_selector = ps.node_selector;
-    out.tolerations = ps.tolerations;
+    out.node_selector = ps.rare->node_selector;
+    out.tolerations = ps.rare->tolerations;
     std::vector<cluster::FlavorId> flavors;
     for (const auto& entry : wl.admission->pod_sets[i].entries) {
       if (std::find(flavors.begin(), flavors.end(), entry.flavor) == flavors.end()) flavors.push_back(entry.flavor);

@@ -474,9 +474,9 @@ absl::Status DecodeRequeueState(const FieldReader& status, model::Workload* wl) 
     KUEUESIM_RETURN_IF_ERROR(requeue_state.ExpectMapping());
     KUEUESIM_ASSIGN_OR_RETURN(auto count, requeue_state.Field("count").OptInt32());
     if (count.value_or(0) < 0) return requeue_state.Field("count").Error("must be greater than or equal to 0");
-    wl->requeue_count = count.value_or(0);
+    if (count.value_or(0) != 0) wl->rare.Mutable().requeue_count = *count;
     if (requeue_state.Field("requeueAt").present()) {
-      KUEUESIM_ASSIGN_OR_RETURN(wl->requeue_at, requeue_state.Field("requeueAt").Timestamp());
+      KUEUESIM_ASSIGN_OR_RETURN(wl->rare.Mutable().requeue_at, requeue_state.Field("requeueAt").Timestamp());
     }
   }
   FieldReader conditions = status.Field("conditions");
@@ -487,12 +487,12 @@ absl::Status DecodeRequeueState(const FieldReader& status, model::Workload* wl) 
     KUEUESIM_ASSIGN_OR_RETURN(auto condition_status, condition.Field("status").OptString());
     KUEUESIM_ASSIGN_OR_RETURN(auto reason, condition.Field("reason").OptString());
     if (type == "Requeued" && condition_status == "False") {
-      wl->requeued_false_reason = reason.value_or("");
+      wl->rare.Mutable().requeued_false_reason = reason.value_or("");
     } else if (type == "QuotaReserved" && condition_status == "False" && reason == "OnHold") {
       KUEUESIM_ASSIGN_OR_RETURN(auto message, condition.Field("message").OptString());
-      wl->on_hold_message = message.value_or("");
+      wl->rare.Mutable().on_hold_message = message.value_or("");
     } else if (type == "WaitingForReplacementPods" && condition_status == "True") {
-      wl->waiting_for_replacement_pods = true;
+      wl->rare.Mutable().waiting_for_replacement_pods = true;
     } else if (type == "Evicted" && condition_status == "True") {
       model::EvictedCondition evicted;
       evicted.reason = reason.value_or("");
@@ -501,7 +501,7 @@ absl::Status DecodeRequeueState(const FieldReader& status, model::Workload* wl) 
       if (condition.Field("lastTransitionTime").present()) {
         KUEUESIM_ASSIGN_OR_RETURN(evicted.last_transition_time, condition.Field("lastTransitionTime").Timestamp());
       }
-      wl->evicted_condition = std::move(evicted);
+      wl->rare.Mutable().evicted_condition = std::move(evicted);
     }
   }
   return absl::OkStatus();
@@ -621,10 +621,14 @@ absl::Status DecodePodSpec(const FieldReader& spec, const PodSpecExtras& extras,
   model::PodRequestTotals totals = model::ComputePodRequests(*written);
   pod_set->requests = std::move(totals.requests);
   pod_set->container_extended_requests = std::move(totals.container_extended_requests);
-  pod_set->requests_above_limits = std::move(totals.requests_above_limits);
+  if (!totals.requests_above_limits.empty()) {
+    pod_set->rare.Mutable().requests_above_limits = std::move(totals.requests_above_limits);
+  }
   pod_set->written_resources = std::move(written);
 
-  KUEUESIM_ASSIGN_OR_RETURN(pod_set->node_selector, spec.Field("nodeSelector").StringMap());
+  // (The rare members are written only when set: see model::PodSet::RareFields.)
+  KUEUESIM_ASSIGN_OR_RETURN(auto node_selector, spec.Field("nodeSelector").StringMap());
+  if (!node_selector.empty()) pod_set->rare.Mutable().node_selector = std::move(node_selector);
   FieldReader terms = spec.Field("affinity")
                           .Field("nodeAffinity")
                           .Field("requiredDuringSchedulingIgnoredDuringExecution")
@@ -636,7 +640,7 @@ absl::Status DecodePodSpec(const FieldReader& spec, const PodSpecExtras& extras,
                               DecodeRequirements(terms.Index(i).Field("matchExpressions"), true));
     KUEUESIM_ASSIGN_OR_RETURN(term.match_fields,
                               DecodeRequirements(terms.Index(i).Field("matchFields"), true));
-    pod_set->required_affinity.push_back(std::move(term));
+    pod_set->rare.Mutable().required_affinity.push_back(std::move(term));
   }
   FieldReader preferred =
       spec.Field("affinity").Field("nodeAffinity").Field("preferredDuringSchedulingIgnoredDuringExecution");
@@ -653,12 +657,14 @@ absl::Status DecodePodSpec(const FieldReader& spec, const PodSpecExtras& extras,
                               DecodeRequirements(preference.Field("matchExpressions"), true));
     KUEUESIM_ASSIGN_OR_RETURN(term.preference.match_fields,
                               DecodeRequirements(preference.Field("matchFields"), true));
-    pod_set->preferred_affinity.push_back(std::move(term));
+    pod_set->rare.Mutable().preferred_affinity.push_back(std::move(term));
   }
-  KUEUESIM_ASSIGN_OR_RETURN(pod_set->tolerations, DecodeTolerations(spec.Field("tolerations")));
+  KUEUESIM_ASSIGN_OR_RETURN(auto tolerations, DecodeTolerations(spec.Field("tolerations")));
+  if (!tolerations.empty()) pod_set->rare.Mutable().tolerations = std::move(tolerations);
   KUEUESIM_ASSIGN_OR_RETURN(auto priority_class, spec.Field("priorityClassName").OptString());
-  pod_set->priority_class_name = priority_class.value_or("");
-  KUEUESIM_ASSIGN_OR_RETURN(pod_set->resource_claims, DecodePodResourceClaims(spec));
+  if (!priority_class.value_or("").empty()) pod_set->rare.Mutable().priority_class_name = *priority_class;
+  KUEUESIM_ASSIGN_OR_RETURN(auto resource_claims, DecodePodResourceClaims(spec));
+  if (!resource_claims.empty()) pod_set->rare.Mutable().resource_claims = std::move(resource_claims);
   return absl::OkStatus();
 }
 
@@ -1084,7 +1090,7 @@ absl::Status DecodeTimingAnnotations(const FieldReader& metadata, model::Workloa
     KUEUESIM_ASSIGN_OR_RETURN(workload->duration, annotations.Field(kDurationAnnotation).Duration());
   }
   if (annotations.Field(kStartupDelayAnnotation).present()) {
-    KUEUESIM_ASSIGN_OR_RETURN(workload->startup_delay,
+    KUEUESIM_ASSIGN_OR_RETURN(workload->rare.Mutable().startup_delay,
                               annotations.Field(kStartupDelayAnnotation).Duration());
   }
   return absl::OkStatus();
@@ -1178,15 +1184,15 @@ absl::StatusOr<model::Workload> DecodeWorkload(const FieldReader& object, KueueA
     KUEUESIM_ASSIGN_OR_RETURN(auto pc, spec.Field("priorityClassName").OptString());
     wl.priority_class_name = pc.value_or("");
     KUEUESIM_ASSIGN_OR_RETURN(auto source, spec.Field("priorityClassSource").OptString());
-    wl.priority_class_source = source.value_or("");
+    if (!source.value_or("").empty()) wl.rare.Mutable().priority_class_source = *source;
   } else {
     FieldReader ref = spec.Field("priorityClassRef");
     if (ref.present()) {
       KUEUESIM_ASSIGN_OR_RETURN(wl.priority_class_name, ref.Field("name").String());
       KUEUESIM_ASSIGN_OR_RETURN(auto group, ref.Field("group").OptString());
-      wl.priority_class_source = group.value_or("") == "scheduling.k8s.io"
-                                     ? "scheduling.k8s.io/priorityclass"
-                                     : "kueue.x-k8s.io/workloadpriorityclass";
+      wl.rare.Mutable().priority_class_source = group.value_or("") == "scheduling.k8s.io"
+                                                    ? "scheduling.k8s.io/priorityclass"
+                                                    : "kueue.x-k8s.io/workloadpriorityclass";
     }
   }
   if (spec.Field("active").present()) {
@@ -1196,10 +1202,12 @@ absl::StatusOr<model::Workload> DecodeWorkload(const FieldReader& object, KueueA
   KUEUESIM_RETURN_IF_ERROR(gates.ExpectSequence());
   for (size_t i = 0; i < gates.size(); ++i) {
     KUEUESIM_ASSIGN_OR_RETURN(std::string gate, gates.Index(i).Field("name").String());
-    wl.preemption_gates.push_back(std::move(gate));
+    wl.rare.Mutable().preemption_gates.push_back(std::move(gate));
   }
-  KUEUESIM_ASSIGN_OR_RETURN(wl.maximum_execution_time_seconds,
-                            spec.Field("maximumExecutionTimeSeconds").OptInt32());
+  if (spec.Field("maximumExecutionTimeSeconds").present()) {
+    KUEUESIM_ASSIGN_OR_RETURN(wl.rare.Mutable().maximum_execution_time_seconds,
+                              spec.Field("maximumExecutionTimeSeconds").OptInt32());
+  }
 
   FieldReader status = object.Field("status");
   KUEUESIM_RETURN_IF_ERROR(status.ExpectMapping());
@@ -1209,13 +1217,13 @@ absl::StatusOr<model::Workload> DecodeWorkload(const FieldReader& object, KueueA
   KUEUESIM_ASSIGN_OR_RETURN(auto finished, TrueConditionTime(conditions, "Finished"));
   wl.finished = finished.has_value();
   if (status.Field("accumulatedPastExecutionTimeSeconds").present()) {
-    KUEUESIM_ASSIGN_OR_RETURN(wl.accumulated_past_execution_seconds,
+    KUEUESIM_ASSIGN_OR_RETURN(wl.rare.Mutable().accumulated_past_execution_seconds,
                               status.Field("accumulatedPastExecutionTimeSeconds").Int64());
   }
   if (status.Field("admission").present() && quota_reserved.has_value() && !finished.has_value()) {
     KUEUESIM_ASSIGN_OR_RETURN(wl.admission, DecodeAdmission(status.Field("admission")));
-    wl.quota_reserved_time = quota_reserved;
-    wl.admitted_time = admitted;
+    wl.rare.Mutable().quota_reserved_time = quota_reserved;
+    wl.rare.Mutable().admitted_time = admitted;
     for (const auto& assignment : wl.admission->pod_set_assignments) {
       if (!names.count(assignment.name)) {
         return status.Field("admission").Field("podSetAssignments")
@@ -1246,7 +1254,7 @@ absl::StatusOr<model::Workload> DecodeWorkload(const FieldReader& object, KueueA
   for (size_t i = 0; i < checks.size(); ++i) {
     KUEUESIM_ASSIGN_OR_RETURN(std::string name, checks.Index(i).Field("name").String());
     KUEUESIM_ASSIGN_OR_RETURN(auto state, checks.Index(i).Field("state").OptString());
-    wl.admission_check_states.emplace_back(std::move(name), state.value_or("Pending"));
+    wl.rare.Mutable().admission_check_states.emplace_back(std::move(name), state.value_or("Pending"));
   }
   return wl;
 }
@@ -1305,7 +1313,7 @@ absl::StatusOr<std::optional<model::Workload>> DecodeJobWithMeta(const FieldRead
       return object.Field("metadata").Field("labels").Field(kMaxExecTimeLabel)
           .Error(fmt::format("\"{}\" must be an integer greater than 0", text));
     }
-    wl.maximum_execution_time_seconds = seconds;
+    wl.rare.Mutable().maximum_execution_time_seconds = seconds;
   }
   KUEUESIM_RETURN_IF_ERROR(DecodePodTemplate(spec.Field("template"), &pod_set, /*api_server_validated=*/true));
   // The TAS annotations as Kueue's Job integration reads them (its webhook's
@@ -1319,7 +1327,7 @@ absl::StatusOr<std::optional<model::Workload>> DecodeJobWithMeta(const FieldRead
   wl.pod_sets.push_back(std::move(pod_set));
   if (auto it = meta.labels.find(kPriorityClassLabel); it != meta.labels.end()) {
     wl.priority_class_name = it->second;
-    wl.priority_class_source = "kueue.x-k8s.io/workloadpriorityclass";
+    wl.rare.Mutable().priority_class_source = "kueue.x-k8s.io/workloadpriorityclass";
   }
   if (spec.Field("suspend").present()) {
     // A Job created unsuspended is suspended by Kueue's webhook; nothing to do.
@@ -1330,7 +1338,7 @@ absl::StatusOr<std::optional<model::Workload>> DecodeJobWithMeta(const FieldRead
     if (deadline > kInfiniteFuture / kSecond / 4) {
       return spec.Field("activeDeadlineSeconds").Error("is too large");
     }
-    wl.active_deadline = deadline * kSecond;
+    wl.rare.Mutable().active_deadline = deadline * kSecond;
   }
   return std::optional<model::Workload>(std::move(wl));
 }

@@ -93,8 +93,8 @@ absl::StatusOr<model::CronJob> DecodeCronJob(const FieldReader& object) {
     if (!job.duration.has_value() && annotations.Field(kDurationAnnotation).present()) {
       KUEUESIM_ASSIGN_OR_RETURN(job.duration, annotations.Field(kDurationAnnotation).Duration());
     }
-    if (!job.startup_delay.has_value() && annotations.Field(kStartupDelayAnnotation).present()) {
-      KUEUESIM_ASSIGN_OR_RETURN(job.startup_delay, annotations.Field(kStartupDelayAnnotation).Duration());
+    if (!job.rare->startup_delay.has_value() && annotations.Field(kStartupDelayAnnotation).present()) {
+      KUEUESIM_ASSIGN_OR_RETURN(job.rare.Mutable().startup_delay, annotations.Field(kStartupDelayAnnotation).Duration());
     }
     job.arrival = 0;
   }

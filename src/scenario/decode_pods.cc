@@ -110,7 +110,7 @@ std::optional<int32_t> MaxExecSeconds(const model::Labels& labels) {
 void ApplyPriority(const std::string& workload_priority_class, model::Workload* wl) {
   if (workload_priority_class.empty()) return;
   wl->priority_class_name = workload_priority_class;
-  wl->priority_class_source = kWorkloadPriorityClassSource;
+  wl->rare.Mutable().priority_class_source = kWorkloadPriorityClassSource;
 }
 
 // A pod set of `count` pods from a pod (template) `source`, whose
@@ -275,7 +275,7 @@ absl::StatusOr<std::vector<model::Workload>> SinglePodReplicas(
   KUEUESIM_ASSIGN_OR_RETURN(model::PodSet pod_set, BuildPodSet(pod_template, "main", 1, kPodGroupPodIndexLabel));
   ApplyPriority(Lookup(pod_labels, kPriorityClassLabel), &base);
   base.pod_sets.push_back(std::move(pod_set));
-  base.maximum_execution_time_seconds = MaxExecSeconds(pod_labels);
+  if (auto seconds = MaxExecSeconds(pod_labels)) base.rare.Mutable().maximum_execution_time_seconds = seconds;
   // The pods carry the template's annotations; the owner's take precedence.
   KUEUESIM_RETURN_IF_ERROR(DecodeTimingAnnotations(pod_template.Field("metadata"), &base));
   KUEUESIM_RETURN_IF_ERROR(DecodeTimingAnnotations(object.Field("metadata"), &base));
@@ -375,7 +375,7 @@ absl::StatusOr<std::optional<model::Workload>> DecodePod(const FieldReader& obje
   KUEUESIM_ASSIGN_OR_RETURN(model::PodSet pod_set, BuildPodSet(object, "main", 1, kPodGroupPodIndexLabel));
   ApplyPriority(Lookup(meta.labels, kPriorityClassLabel), &wl);
   wl.pod_sets.push_back(std::move(pod_set));
-  wl.maximum_execution_time_seconds = MaxExecSeconds(meta.labels);
+  if (auto seconds = MaxExecSeconds(meta.labels)) wl.rare.Mutable().maximum_execution_time_seconds = seconds;
   return std::optional<model::Workload>(std::move(wl));
 }
 
@@ -455,7 +455,7 @@ absl::StatusOr<std::optional<std::vector<model::Workload>>> DecodeStatefulSet(co
                             BuildPodSet(owner.pod_template, "main", owner.replicas, kStatefulSetPodIndexLabel));
   ApplyPriority(Lookup(owner.meta.labels, kPriorityClassLabel), &wl);
   wl.pod_sets.push_back(std::move(pod_set));
-  wl.maximum_execution_time_seconds = MaxExecSeconds(owner.meta.labels);
+  if (auto seconds = MaxExecSeconds(owner.meta.labels)) wl.rare.Mutable().maximum_execution_time_seconds = seconds;
   // Kueue creates no Workload for a StatefulSet scaled to zero.
   if (owner.replicas > 0) out.push_back(std::move(wl));
   return std::optional<std::vector<model::Workload>>(std::move(out));
@@ -648,10 +648,10 @@ absl::StatusOr<std::vector<model::Workload>> PodGroupCollector::Finish(std::vect
       for (auto& [role, r] : g.roles) wl.pod_sets.push_back(std::move(r.pod_set));
     }
     ApplyPriority(g.workload_priority_class, &wl);
-    wl.maximum_execution_time_seconds = g.max_exec_seconds;
+    if (g.max_exec_seconds) wl.rare.Mutable().maximum_execution_time_seconds = g.max_exec_seconds;
     wl.arrival = g.arrival.value.value_or(0);
     wl.duration = g.duration.value;
-    wl.startup_delay = g.startup_delay.value;
+    if (g.startup_delay.value) wl.rare.Mutable().startup_delay = g.startup_delay.value;
     wl.input_sequence = g.input_sequence;
     out.push_back(std::move(wl));
   }

@@ -42,7 +42,7 @@ SimDuration ToMilliseconds(double micros) {
 }  // namespace
 
 std::string_view WorkloadObjectKind(const model::Workload& workload) {
-  if (!workload.object_kind.empty()) return workload.object_kind;
+  if (!workload.rare->object_kind.empty()) return workload.rare->object_kind;
   switch (workload.source_kind) {
     case model::WorkloadSourceKind::kWorkload:
       return "Workload";

@@ -465,9 +465,13 @@ class Loader {
       if (it->second.changed) {
         pod_set->requests = it->second.totals.requests;
         pod_set->container_extended_requests = it->second.totals.container_extended_requests;
-        pod_set->requests_above_limits = it->second.totals.requests_above_limits;
+        if (!it->second.totals.requests_above_limits.empty() || pod_set->rare.allocated()) {
+          pod_set->rare.Mutable().requests_above_limits = it->second.totals.requests_above_limits;
+        }
       }
-      pod_set->limit_range_violations = it->second.violations;
+      if (!it->second.violations.empty() || pod_set->rare.allocated()) {
+        pod_set->rare.Mutable().limit_range_violations = it->second.violations;
+      }
     };
     for (model::Workload& workload : cluster->workloads) {
       for (model::PodSet& pod_set : workload.pod_sets) {
@@ -759,7 +763,11 @@ class Loader {
     if (!workload.ok()) return workload.status();
     KUEUESIM_RETURN_IF_ERROR(CheckWorkloadBudget(*workload, counted));
     workload->input_sequence = next_sequence_++;
-    if (workload->object_kind.empty()) workload->object_kind = current_kind_;
+    // (Only a kind other than the one its source kind names is written: the
+    // rare members stay unallocated on most Workloads.)
+    if (workload->rare->object_kind.empty() && WorkloadObjectKind(*workload) != current_kind_) {
+      workload->rare.Mutable().object_kind = current_kind_;
+    }
     cluster->workloads.push_back(*std::move(workload));
     return absl::OkStatus();
   }

@@ -18,6 +18,7 @@
 #include "absl/container/flat_hash_map.h"
 
 #include "kueuesim/base/status.h"
+#include "kueuesim/scenario/default_durations.h"
 #include "scenario/decode_provisioning.h"
 
 namespace kueuesim::scenario {
@@ -374,7 +375,7 @@ absl::Status ValidateCluster(ClusterSpec* cluster, LoadReport* report) {
   }
   for (const auto& wl : cluster->workloads) {
     KUEUESIM_RETURN_IF_ERROR(
-        ValidateAdmissionGatedBy(wl.meta, wl.object_kind.empty() ? "Workload" : wl.object_kind));
+        ValidateAdmissionGatedBy(wl.meta, std::string(WorkloadObjectKind(wl))));
   }
   for (const auto& lws : cluster->leader_worker_sets) {
     KUEUESIM_RETURN_IF_ERROR(ValidateAdmissionGatedBy(lws.meta, "LeaderWorkerSet"));

@@ -119,7 +119,7 @@ void CronJobController::CreateJob(absl::Time scheduled) {
   model::Workload workload = *spec_.job_workload;
   workload.meta.name = "job-" + workloads::CronJobName(spec_.meta.name, scheduled);
   workload.meta.creation_timestamp.reset();
-  workload.object_kind = "Job";
+  workload.rare.Mutable().object_kind = "Job";
   workload.input_sequence = spec_.input_sequence;
   workload.input_subsequence =
       static_cast<int32_t>(std::min<size_t>(jobs_.size(), static_cast<size_t>(std::numeric_limits<int32_t>::max())));
@@ -155,11 +155,11 @@ void CronJobController::OnAdmitted(WorkloadId id, int32_t index) {
   if (wl.runs_remotely) return;  // a MultiKueue worker runs it
   ++job.generation;
   runtime_->engine()->ScheduleAfter(wl.startup_delay, this, kPodsReady, index, job.generation);
-  if (wl.spec->active_deadline.has_value()) {
+  if (wl.spec->rare->active_deadline.has_value()) {
     // The runtime fails the Job at its activeDeadlineSeconds (an event
     // scheduled before this one, at the same time); then it is no longer
     // active.
-    runtime_->engine()->ScheduleAfter(*wl.spec->active_deadline, this, kDeadlinePassed, index, job.generation);
+    runtime_->engine()->ScheduleAfter(*wl.spec->rare->active_deadline, this, kDeadlinePassed, index, job.generation);
   }
 }
 

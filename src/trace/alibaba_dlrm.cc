@@ -202,7 +202,7 @@ class DlrmDeployment : public CsvFormat {
     if (!reason.empty()) return SkipRow(report, ln, reason);
     model::Workload& wl = out->workload;
     SetSource(&wl);
-    wl.object_kind = "Deployment";
+    wl.rare.Mutable().object_kind = "Deployment";
     if (row.creation.has_value()) {
       out->time = *row.creation;
       if (row.scheduled.has_value()) {

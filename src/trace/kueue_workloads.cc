@@ -526,7 +526,9 @@ std::string DecodeTemplate(const json* tmpl, model::PodSet* pod_set) {
   pod_set->requests.clear();
   for (const auto& [name, amount] : requests) pod_set->requests.push_back({name, std::max<Amount>(amount, 0)});
 
-  if (!StringMap(JsonMember(*spec, "nodeSelector"), &pod_set->node_selector)) return "bad nodeSelector";
+  model::Labels node_selector;
+  if (!StringMap(JsonMember(*spec, "nodeSelector"), &node_selector)) return "bad nodeSelector";
+  if (!node_selector.empty()) pod_set->rare.Mutable().node_selector = std::move(node_selector);
   const json* affinity = JsonMember(*spec, "affinity");
   const json* node_affinity = affinity != nullptr ? JsonMember(*affinity, "nodeAffinity") : nullptr;
   const json* required =
@@ -541,7 +543,7 @@ std::string DecodeTemplate(const json* tmpl, model::PodSet* pod_set) {
           !ParseRequirements(JsonMember(term_json, "matchFields"), &term.match_fields)) {
         return "bad node affinity";
       }
-      pod_set->required_affinity.push_back(std::move(term));
+      pod_set->rare.Mutable().required_affinity.push_back(std::move(term));
     }
   }
   if (const json* tolerations = JsonMember(*spec, "tolerations"); tolerations != nullptr && !tolerations->is_null()) {
@@ -568,11 +570,12 @@ std::string DecodeTemplate(const json* tmpl, model::PodSet* pod_set) {
       } else if (!effect.empty()) {
         return "bad tolerations";
       }
-      pod_set->tolerations.push_back(std::move(toleration));
+      pod_set->rare.Mutable().tolerations.push_back(std::move(toleration));
     }
   }
   bool ok = true;
-  pod_set->priority_class_name = OptString(*spec, "priorityClassName", &ok).value_or("");
+  std::string priority_class_name = OptString(*spec, "priorityClassName", &ok).value_or("");
+  if (!priority_class_name.empty()) pod_set->rare.Mutable().priority_class_name = std::move(priority_class_name);
   if (!ok) return "bad priorityClassName";
   return "";
 }
@@ -833,7 +836,7 @@ class KueueWorkloads : public RecordFormat {
     const std::string reason = mapper_.Apply(fields, name, &wl);
     if (!reason.empty()) return Skip(report, ln, reason);
     if (!priority_class.empty() && wl.priority_class_name == priority_class && !priority_class_source.empty()) {
-      wl.priority_class_source = priority_class_source;
+      wl.rare.Mutable().priority_class_source = priority_class_source;
     }
     return record;
   }

@@ -280,7 +280,9 @@ class NativeJsonl : public RecordFormat {
         }
       }
       SetRequests(&pod_set, requests);
-      if (!StringMap(item.Get("nodeSelector"), &pod_set.node_selector)) return Skip(report, ln, "bad nodeSelector");
+      model::Labels node_selector;
+      if (!StringMap(item.Get("nodeSelector"), &node_selector)) return Skip(report, ln, "bad nodeSelector");
+      if (!node_selector.empty()) pod_set.rare.Mutable().node_selector = std::move(node_selector);
       wl.pod_sets.push_back(std::move(pod_set));
     }
     NodeFields fields(object);

@@ -284,7 +284,7 @@ class TraceSource : public WorkloadSource {
             start_offset.has_value() ? CheckedRound(static_cast<double>(*start_offset) / spec_.arrival_scale)
                                      : std::nullopt;
         if (!within(start)) return out_of_range("recorded start", start);
-        wl.hold_until = std::max<SimTime>(wl.arrival, *start);
+        wl.rare.Mutable().hold_until = std::max<SimTime>(wl.arrival, *start);
       }
     }
     if (wl.duration.has_value() && spec_.duration_scale != 1.0) {
@@ -439,7 +439,7 @@ std::string Mapper::Apply(const RecordFields& fields, const std::string& fallbac
   const std::string priority_class = Resolve(kPriorityClass, fields);
   if (!priority_class.empty()) {
     wl->priority_class_name = priority_class;
-    wl->priority_class_source = kWorkloadPriorityClassSource;
+    wl->rare.Mutable().priority_class_source = kWorkloadPriorityClassSource;
   }
   const FieldMapping* flavor = Find(kFlavorLabel);
   if (flavor != nullptr && !flavor->label.empty()) {
@@ -450,11 +450,11 @@ std::string Mapper::Apply(const RecordFields& fields, const std::string& fallbac
     values.erase(std::unique(values.begin(), values.end()), values.end());
     for (model::PodSet& pod_set : wl->pod_sets) {
       if (values.size() == 1) {
-        pod_set.node_selector[flavor->label] = values[0];
+        pod_set.rare.Mutable().node_selector[flavor->label] = values[0];
       } else if (values.size() > 1) {
         model::SelectorRequirement requirement{flavor->label, model::SelectorOperator::kIn, values};
-        if (pod_set.required_affinity.empty()) pod_set.required_affinity.emplace_back();
-        for (auto& term : pod_set.required_affinity) term.match_expressions.push_back(requirement);
+        if (pod_set.rare.Mutable().required_affinity.empty()) pod_set.rare.Mutable().required_affinity.emplace_back();
+        for (auto& term : pod_set.rare.Mutable().required_affinity) term.match_expressions.push_back(requirement);
       }
     }
   }

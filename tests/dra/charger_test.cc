@@ -159,8 +159,8 @@ class ChargerTest : public ::testing::Test {
     EXPECT_TRUE(charger.ok()) << charger.status();
     if (!charger.ok()) return {};
     model::PodSet ps;
-    ps.resource_claims = std::move(claims);
-    EXPECT_TRUE((*charger)->Applies(ps, requests) || ps.resource_claims.empty());
+    ps.rare.Mutable().resource_claims = std::move(claims);
+    EXPECT_TRUE((*charger)->Applies(ps, requests) || ps.rare->resource_claims.empty());
     return (*charger)->Charge("default", ps, requests);
   }
 
@@ -330,7 +330,7 @@ TEST_F(ChargerTest, DraDisabled) {
   auto charger = Make();
   ASSERT_TRUE(charger.ok());
   model::PodSet ps;
-  ps.resource_claims = {Claim("c", "t")};
+  ps.rare.Mutable().resource_claims = {Claim("c", "t")};
   EXPECT_FALSE((*charger)->Applies(ps, {{"cpu", 1000}}));
   c = (*charger)->Charge("default", ps, {{"cpu", 1000}});
   EXPECT_EQ(c.inadmissible_reason, "");
@@ -857,12 +857,12 @@ TEST_F(ChargerTest, ChargePartsAndPodSetIndex) {
   auto charger = Make();
   ASSERT_TRUE(charger.ok()) << charger.status();
   model::PodSet ps;
-  ps.resource_claims = {Claim("c", "t")};
+  ps.rare.Mutable().resource_claims = {Claim("c", "t")};
   PodSetCharge c = (*charger)->Charge("default", ps, {{"cpu", 500}, {"example.com/gpu", 2}}, 2);
   EXPECT_THAT(c.replaced_extended_resources, ElementsAre("example.com/gpu"));
   EXPECT_THAT(c.dra_requests, ElementsAre(Pair("whole-gpus", 3)));
   EXPECT_EQ(c.refused_at, ChargeStage::kNone);
-  ps.resource_claims = {Claim("c", "fpga")};
+  ps.rare.Mutable().resource_claims = {Claim("c", "fpga")};
   c = (*charger)->Charge("default", ps, {{"cpu", 500}}, 2);
   EXPECT_EQ(c.refused_at, ChargeStage::kTemplates);
   EXPECT_EQ(c.inadmissible_reason,

@@ -126,7 +126,7 @@ spec:
   EXPECT_EQ(RequestOf(wl->pod_sets[0], "cpu"), 500);
   EXPECT_EQ(RequestOf(wl->pod_sets[0], "memory"), 1073741824);
   // The pod PriorityClass is resolved as for a Job (ResolvePriority).
-  EXPECT_EQ(wl->pod_sets[0].priority_class_name, "high");
+  EXPECT_EQ(wl->pod_sets[0].rare->priority_class_name, "high");
   EXPECT_EQ(wl->priority_class_name, "");
   EXPECT_EQ(wl->arrival, 10 * kSecond);
   EXPECT_EQ(wl->duration, kMinute);
@@ -152,7 +152,7 @@ spec:
   ASSERT_TRUE(wl.has_value());
   EXPECT_EQ(wl->meta.namespace_, "default");
   EXPECT_EQ(wl->priority_class_name, "urgent");
-  EXPECT_EQ(wl->priority_class_source, "kueue.x-k8s.io/workloadpriorityclass");
+  EXPECT_EQ(wl->rare->priority_class_source, "kueue.x-k8s.io/workloadpriorityclass");
 }
 
 // Setup: a pod without the queue-name label. Invariant: not managed
@@ -479,7 +479,7 @@ TEST(DecodeDeploymentTest, LabelOnDeploymentPropagates) {
   ASSERT_EQ(wls->size(), 1u);
   EXPECT_EQ((*wls)[0].queue_name, "web-queue");
   EXPECT_EQ((*wls)[0].priority_class_name, "prod");
-  EXPECT_EQ((*wls)[0].priority_class_source, "kueue.x-k8s.io/workloadpriorityclass");
+  EXPECT_EQ((*wls)[0].rare->priority_class_source, "kueue.x-k8s.io/workloadpriorityclass");
   EXPECT_THAT((*wls)[0].meta.labels, ::testing::Contains(Pair("kueue.x-k8s.io/queue-name", "web-queue")));
 }
 
@@ -554,7 +554,7 @@ TEST(DecodeStatefulSetTest, ReplicasDefault) {
   EXPECT_EQ(wl.pod_sets[0].name, "main");
   EXPECT_EQ(wl.pod_sets[0].count, 1);
   EXPECT_EQ(RequestOf(wl.pod_sets[0], "cpu"), 2000);
-  EXPECT_EQ(wl.pod_sets[0].priority_class_name, "high");
+  EXPECT_EQ(wl.pod_sets[0].rare->priority_class_name, "high");
   EXPECT_EQ(wl.meta.annotations.at("kueue.x-k8s.io/is-group-workload"), "true");
 }
 

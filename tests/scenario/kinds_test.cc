@@ -333,7 +333,7 @@ spec:
 )");
   EXPECT_THAT(Shape(wl), ElementsAre("master:1", "worker:3"));
   EXPECT_EQ(wl.priority_class_name, "high");
-  EXPECT_EQ(wl.priority_class_source, "scheduling.k8s.io/priorityclass");
+  EXPECT_EQ(wl.rare->priority_class_source, "scheduling.k8s.io/priorityclass");
 }
 
 TEST(KubeflowTest, OtherKinds) {
@@ -774,7 +774,7 @@ spec:
   EXPECT_THAT(Shape(wl), ElementsAre("driver:1", "executor:3"));
   EXPECT_EQ(RequestOf(wl.pod_sets[0], "cpu"), 100);
   EXPECT_EQ(RequestOf(wl.pod_sets[0], "memory"), 512 * kMi);
-  EXPECT_EQ(wl.pod_sets[0].priority_class_name, "high");
+  EXPECT_EQ(wl.pod_sets[0].rare->priority_class_name, "high");
   EXPECT_EQ(RequestOf(wl.pod_sets[1], "cpu"), 1500);
   EXPECT_EQ(RequestOf(wl.pod_sets[1], "memory"), 4 * kGi);
   EXPECT_EQ(RequestOf(wl.pod_sets[1], "nvidia.com/gpu"), 1);  // a limit standing in for the request
@@ -922,7 +922,7 @@ spec:
   EXPECT_EQ(RequestOf(wl.pod_sets[1], "cpu"), 1000);
   EXPECT_EQ(RequestOf(wl.pod_sets[1], "memory"), kGi);
   EXPECT_EQ(wl.pod_sets[1].topology_request->required, "cloud.com/rack");
-  EXPECT_EQ(wl.pod_sets[0].node_selector.at("pool"), "a100");
+  EXPECT_EQ(wl.pod_sets[0].rare->node_selector.at("pool"), "a100");
 }
 
 // An MPI runtime running the launcher as a node: job "node" gets

@@ -191,16 +191,16 @@ spec:
   const auto& wls = s.clusters[0].workloads;
   ASSERT_EQ(wls.size(), 3u);
   EXPECT_EQ(wls[0].priority_class_name, "high");
-  EXPECT_EQ(wls[0].priority_class_source, "kueue.x-k8s.io/workloadpriorityclass");
+  EXPECT_EQ(wls[0].rare->priority_class_source, "kueue.x-k8s.io/workloadpriorityclass");
   EXPECT_FALSE(wls[0].priority.has_value());
   EXPECT_EQ(wls[1].priority, 7);
   EXPECT_EQ(wls[1].priority_class_name, "pod-high");
-  EXPECT_EQ(wls[1].priority_class_source, "scheduling.k8s.io/priorityclass");
+  EXPECT_EQ(wls[1].rare->priority_class_source, "scheduling.k8s.io/priorityclass");
   // Pod set defaults: name "main", count 1, no minCount.
   EXPECT_EQ(wls[1].pod_sets[0].name, "main");
   EXPECT_EQ(wls[1].pod_sets[0].count, 1);
   EXPECT_FALSE(wls[1].pod_sets[0].min_count.has_value());
-  EXPECT_EQ(wls[2].priority_class_source, "kueue.x-k8s.io/workloadpriorityclass");
+  EXPECT_EQ(wls[2].rare->priority_class_source, "kueue.x-k8s.io/workloadpriorityclass");
   // Input order is recorded for ties.
   EXPECT_LT(wls[0].input_sequence, wls[1].input_sequence);
   EXPECT_LT(wls[1].input_sequence, wls[2].input_sequence);
@@ -295,9 +295,9 @@ TEST(ScenarioLoaderTest, JobBecomesWorkload) {
   EXPECT_EQ(wls[0].pod_sets[0].count, 2);
   EXPECT_FALSE(wls[0].pod_sets[0].min_count.has_value());
   EXPECT_EQ(RequestOf(wls[0].pod_sets[0], "cpu"), 500);
-  EXPECT_EQ(wls[0].pod_sets[0].priority_class_name, "pod-prio");
+  EXPECT_EQ(wls[0].pod_sets[0].rare->priority_class_name, "pod-prio");
   EXPECT_EQ(wls[0].priority_class_name, "high");
-  EXPECT_EQ(wls[0].priority_class_source, "kueue.x-k8s.io/workloadpriorityclass");
+  EXPECT_EQ(wls[0].rare->priority_class_source, "kueue.x-k8s.io/workloadpriorityclass");
   EXPECT_EQ(wls[1].meta.name, "job-elastic");
   EXPECT_EQ(wls[1].pod_sets[0].count, 5);
   EXPECT_EQ(wls[1].pod_sets[0].min_count, 2);
@@ -424,7 +424,7 @@ TEST(ScenarioLoaderTest, JobMaximumExecutionTimeLabel) {
            "\"}\nspec:\n  template: {spec: {containers: [{name: c}]}}\n";
   };
   KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(job("60")));
-  EXPECT_EQ(s.clusters[0].workloads[0].maximum_execution_time_seconds, 60);
+  EXPECT_EQ(s.clusters[0].workloads[0].rare->maximum_execution_time_seconds, 60);
   EXPECT_THAT(LoadYaml(job("0"), "job.yaml"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        AllOf(HasSubstr("job.yaml:"), HasSubstr("kueue.x-k8s.io/max-exec-time-seconds"))));
@@ -587,11 +587,11 @@ spec:
   const auto& timed = s.clusters[0].workloads[0];
   EXPECT_EQ(timed.arrival, 90 * kSecond);
   EXPECT_EQ(timed.duration, 90 * kMinute);
-  EXPECT_EQ(timed.startup_delay, 250 * kMillisecond);
+  EXPECT_EQ(timed.rare->startup_delay, 250 * kMillisecond);
   const auto& plain = s.clusters[0].workloads[1];
   EXPECT_EQ(plain.arrival, 0);
   EXPECT_FALSE(plain.duration.has_value());
-  EXPECT_FALSE(plain.startup_delay.has_value());
+  EXPECT_FALSE(plain.rare->startup_delay.has_value());
 }
 
 // Setup: a malformed arrival annotation. Invariant: InvalidArgument naming

@@ -367,8 +367,8 @@ TEST(DefaultDurationsTest, WithoutRulesEveryWorkloadIsWarnedAbout) {
   EXPECT_THAT(s.report.warnings, Contains(AllOf(HasSubstr("3 workload(s) have no run time"),
                                                 HasSubstr("team-a/job-a, team-b/job-b, team-b/w"))));
   // activeDeadlineSeconds is kept for the runtime.
-  EXPECT_EQ(s.clusters[0].workloads[1].active_deadline, 600 * kSecond);
-  EXPECT_FALSE(s.clusters[0].workloads[0].active_deadline.has_value());
+  EXPECT_EQ(s.clusters[0].workloads[1].rare->active_deadline, 600 * kSecond);
+  EXPECT_FALSE(s.clusters[0].workloads[0].rare->active_deadline.has_value());
 }
 
 TEST(DefaultDurationsTest, FirstMatchingRuleWins) {
@@ -535,7 +535,7 @@ TEST(CronJobTest, DecodesScheduleAndJobTemplate) {
   EXPECT_EQ(cron.job_workload->meta.namespace_, "team");
   EXPECT_EQ(cron.job_workload->pod_sets[0].count, 3);
   EXPECT_EQ(cron.job_workload->duration, 45 * kMinute);
-  EXPECT_EQ(cron.job_workload->active_deadline, kHour);
+  EXPECT_EQ(cron.job_workload->rare->active_deadline, kHour);
   EXPECT_TRUE(s.clusters[0].workloads.empty());  // Jobs come during the run
   EXPECT_THAT(s.report.warnings, Contains(HasSubstr("until spec.cronJobHorizon (1d0h0m0s)")));
   EXPECT_THAT(s.report.unknown_kinds, IsEmpty());

@@ -214,7 +214,7 @@ TEST(AlibabaDlrmTest, DeploymentMapping) {
   // instance_10468,HN,app_1,8,8,1,1,25,25,16.0,...,914900.0,914900.0,1115576.0
   const model::Workload* wl = Find(r.workloads, "instance_10468");
   ASSERT_NE(wl, nullptr);
-  EXPECT_EQ(wl->object_kind, "Deployment");
+  EXPECT_EQ(wl->rare->object_kind, "Deployment");
   EXPECT_EQ(wl->meta.namespace_, "dlrm");
   EXPECT_EQ(wl->queue_name, "serving");
   EXPECT_EQ(wl->meta.labels.at("app"), "app_1");

@@ -67,7 +67,7 @@ TEST(AlibabaGpu2023Test, RealRowsDefaultMapping) {
   ASSERT_NE(big, nullptr);
   EXPECT_EQ(Request(*big, "nvidia.com/gpu"), 8);
   EXPECT_EQ(big->priority, 500);
-  EXPECT_THAT(big->pod_sets[0].node_selector, ElementsAre(Pair("gpu-model", "G2")));
+  EXPECT_THAT(big->pod_sets[0].rare->node_selector, ElementsAre(Pair("gpu-model", "G2")));
   EXPECT_EQ(big->duration, (10769854 - 9437497) * kSecond);
   // openb-pod-0022 is BE.
   EXPECT_EQ(Find(r.workloads, "openb-pod-0022")->priority, 100);
@@ -93,19 +93,19 @@ TEST(AlibabaGpu2023Test, GpuSpecBecomesSelectorOrAffinity) {
                                 ReadAll(Spec("alibaba-gpu-2023", TestData("alibaba_gpuspec33_head.csv"))));
   const model::Workload* two = Find(r.workloads, "openb-pod-0009");
   ASSERT_NE(two, nullptr);
-  ASSERT_EQ(two->pod_sets[0].required_affinity.size(), 1u);
-  const auto& requirement = two->pod_sets[0].required_affinity[0].match_expressions.at(0);
+  ASSERT_EQ(two->pod_sets[0].rare->required_affinity.size(), 1u);
+  const auto& requirement = two->pod_sets[0].rare->required_affinity[0].match_expressions.at(0);
   EXPECT_EQ(requirement.key, "gpu-model");
   EXPECT_EQ(requirement.op, model::SelectorOperator::kIn);
   EXPECT_THAT(requirement.values, ElementsAre("V100M16", "V100M32"));
   const model::Workload* five = Find(r.workloads, "openb-pod-0021");
-  EXPECT_THAT(five->pod_sets[0].required_affinity[0].match_expressions[0].values,
+  EXPECT_THAT(five->pod_sets[0].rare->required_affinity[0].match_expressions[0].values,
               ElementsAre("G2", "P100", "T4", "V100M16", "V100M32"));
-  EXPECT_THAT(Find(r.workloads, "openb-pod-0012")->pod_sets[0].node_selector, ElementsAre(Pair("gpu-model", "T4")));
+  EXPECT_THAT(Find(r.workloads, "openb-pod-0012")->pod_sets[0].rare->node_selector, ElementsAre(Pair("gpu-model", "T4")));
   int affinity = 0, selector = 0;
   for (const auto& wl : r.workloads) {
-    affinity += wl.pod_sets[0].required_affinity.empty() ? 0 : 1;
-    selector += wl.pod_sets[0].node_selector.empty() ? 0 : 1;
+    affinity += wl.pod_sets[0].rare->required_affinity.empty() ? 0 : 1;
+    selector += wl.pod_sets[0].rare->node_selector.empty() ? 0 : 1;
   }
   EXPECT_EQ(affinity, 9);
   EXPECT_EQ(selector, 19);
@@ -169,7 +169,7 @@ TEST(AlibabaGpu2023Test, MappingAndOptionOverrides) {
   EXPECT_EQ(r.workloads[0].priority, 7);
   EXPECT_EQ(Request(r.workloads[0], "example.com/gpu"), 1);
   EXPECT_EQ(Request(r.workloads[1], "example.com/gpu-share"), 460);
-  EXPECT_THAT(Find(r.workloads, "openb-pod-0012")->pod_sets[0].node_selector,
+  EXPECT_THAT(Find(r.workloads, "openb-pod-0012")->pod_sets[0].rare->node_selector,
               ElementsAre(Pair("example.com/accelerator", "T4")));
   EXPECT_EQ(Find(r.workloads, "openb-pod-0022")->meta.namespace_, "qos-BE");
 }

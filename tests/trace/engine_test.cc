@@ -229,17 +229,17 @@ TEST(TraceSourceTest, MappingOverrides) {
   EXPECT_EQ(r.workloads[1].priority, 500);
   EXPECT_FALSE(r.workloads[2].priority.has_value());
   EXPECT_EQ(r.workloads[2].priority_class_name, "batch");
-  EXPECT_THAT(r.workloads[0].pod_sets[0].node_selector, ElementsAre(Pair("gpu-model", "A100")));
-  EXPECT_TRUE(r.workloads[0].pod_sets[0].required_affinity.empty());
-  const auto& affinity = r.workloads[1].pod_sets[0].required_affinity;
+  EXPECT_THAT(r.workloads[0].pod_sets[0].rare->node_selector, ElementsAre(Pair("gpu-model", "A100")));
+  EXPECT_TRUE(r.workloads[0].pod_sets[0].rare->required_affinity.empty());
+  const auto& affinity = r.workloads[1].pod_sets[0].rare->required_affinity;
   ASSERT_EQ(affinity.size(), 1u);
   ASSERT_EQ(affinity[0].match_expressions.size(), 1u);
   EXPECT_EQ(affinity[0].match_expressions[0].key, "gpu-model");
   EXPECT_EQ(affinity[0].match_expressions[0].op, model::SelectorOperator::kIn);
   EXPECT_THAT(affinity[0].match_expressions[0].values, ElementsAre("A100", "V100"));
-  EXPECT_TRUE(r.workloads[1].pod_sets[0].node_selector.empty());
-  EXPECT_TRUE(r.workloads[2].pod_sets[0].node_selector.empty());
-  EXPECT_TRUE(r.workloads[2].pod_sets[0].required_affinity.empty());
+  EXPECT_TRUE(r.workloads[1].pod_sets[0].rare->node_selector.empty());
+  EXPECT_TRUE(r.workloads[2].pod_sets[0].rare->node_selector.empty());
+  EXPECT_TRUE(r.workloads[2].pod_sets[0].rare->required_affinity.empty());
 }
 
 // Setup: invalid mappings, options, formats and scales. Expectation: each

@@ -42,7 +42,7 @@ TEST(NativeCsvTest, EveryColumn) {
   EXPECT_EQ(a.duration, 90 * kSecond);
   EXPECT_EQ(a.priority, 100);
   EXPECT_EQ(a.priority_class_name, "high");
-  EXPECT_EQ(a.priority_class_source, "kueue.x-k8s.io/workloadpriorityclass");
+  EXPECT_EQ(a.rare->priority_class_source, "kueue.x-k8s.io/workloadpriorityclass");
   EXPECT_EQ(a.source_kind, model::WorkloadSourceKind::kJob);
   ASSERT_EQ(a.pod_sets.size(), 1u);
   EXPECT_EQ(a.pod_sets[0].name, "main");
@@ -185,7 +185,7 @@ TEST(NativeJsonlTest, ReadsObjects) {
   EXPECT_EQ(a.pod_sets[1].min_count, 2);
   EXPECT_EQ(Request(a, "cpu", 1), 500);
   EXPECT_EQ(Request(a, "nvidia.com/gpu", 1), 2);
-  EXPECT_THAT(a.pod_sets[1].node_selector, ElementsAre(Pair("pool", "gpu")));
+  EXPECT_THAT(a.pod_sets[1].rare->node_selector, ElementsAre(Pair("pool", "gpu")));
   const model::Workload& b = r.workloads[1];
   EXPECT_EQ(b.meta.name, "t-3");
   EXPECT_EQ(b.meta.source.line, 3);

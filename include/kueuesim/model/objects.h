@@ -503,7 +503,6 @@ struct PodSet {
     std::vector<std::string> resources;
     bool operator==(const RequestsAboveLimits& other) const = default;
   };
-  std::vector<RequestsAboveLimits> requests_above_limits;
   // Containers (or the pod) whose requests break the namespace's LimitRanges
   // (Kueue's ValidateLimitRange after AdjustResources): the workload is left
   // pending, Misconfigured. `path` is under the pod template's spec
@@ -516,20 +515,30 @@ struct PodSet {
     bool above_max = true;
     bool operator==(const LimitRangeViolation& other) const = default;
   };
-  std::vector<LimitRangeViolation> limit_range_violations;
+  // What a plain pod template leaves empty: its scheduling constraints,
+  // claims and validation findings. Kept in a LazyBox (`rare`, read as
+  // empty until written through rare.Mutable()), so that a pod set without
+  // them is 216 bytes smaller; a large load holds tens of thousands.
+  struct RareFields {
+    // Empty for a valid pod set (see RequestsAboveLimits).
+    std::vector<RequestsAboveLimits> requests_above_limits;
+    std::vector<LimitRangeViolation> limit_range_violations;
+    Labels node_selector;
+    std::vector<NodeSelectorTerm> required_affinity;  // empty: none
+    std::vector<PreferredSchedulingTerm> preferred_affinity;
+    std::vector<Toleration> tolerations;
+    std::string priority_class_name;  // the pod template's priorityClassName
+    std::vector<PodResourceClaim> resource_claims;  // spec.resourceClaims
+    bool operator==(const RareFields& other) const = default;
+  };
+  LazyBox<RareFields> rare;
   // The pod template's containers and pod-level resources as written, kept
   // by the loader only until the namespace's LimitRanges and the cluster's
   // RuntimeClasses have been applied (scenario loading clears it); see
   // kueuesim/model/pod_resources.h.
   std::shared_ptr<const PodResources> written_resources;
-  Labels node_selector;
-  std::vector<NodeSelectorTerm> required_affinity;  // empty: none
-  std::vector<PreferredSchedulingTerm> preferred_affinity;
-  std::vector<Toleration> tolerations;
-  std::string priority_class_name;  // the pod template's priorityClassName
   // On the heap (base/boxed.h): 256 bytes inline, and most pod sets have none.
   Boxed<TopologyRequest> topology_request;
-  std::vector<PodResourceClaim> resource_claims;  // spec.resourceClaims
 };
 
 // One pod set's part of an existing admission (status.admission).
@@ -577,63 +586,73 @@ enum class WorkloadSourceKind { kWorkload, kJob, kPod, kPodGroup, kDeployment, k
 // Workload (spec and the status the simulation starts from), plus the
 // kueuesim timing annotations.
 struct Workload {
+  // What most Workloads leave at its default: the less common parts of the
+  // spec and the status read from the input (requeue state, conditions,
+  // admission checks). Kept in a LazyBox (`rare`, read as defaults until
+  // written through rare.Mutable()): a Workload without them is about 250
+  // bytes smaller, and a large load holds tens of thousands.
+  struct RareFields {
+    std::string priority_class_source;  // "kueue.x-k8s.io/workloadpriorityclass" or
+                                        // "scheduling.k8s.io/priorityclass"
+    std::vector<std::string> preemption_gates;  // gate names (closed)
+    std::optional<int32_t> maximum_execution_time_seconds;
+    // batch/v1 Job spec.activeDeadlineSeconds: the Job fails (its Workload
+    // finishes) this long after each start; Kueue clears status.startTime
+    // when it stops a Job, so the deadline counts again from every admission.
+    std::optional<SimDuration> active_deadline;
+    // The kind of the object it was made from ("Job", "Pod", "Workload", ...;
+    // empty: from source_kind), for default-duration rules and messages.
+    std::string object_kind;
+
+    // status
+    std::optional<UnixMicros> quota_reserved_time;  // QuotaReserved lastTransitionTime
+    std::optional<UnixMicros> admitted_time;        // Admitted lastTransitionTime
+    // status.requeueState: the evictions counted toward waitForPodsReady's
+    // backoffLimitCount, and the end of the current backoff (the queue holds
+    // the workload until then).
+    int32_t requeue_count = 0;
+    std::optional<UnixMicros> requeue_at;
+    // status.accumulatedPastExecutionTimeSeconds
+    int64_t accumulated_past_execution_seconds = 0;
+    std::vector<std::pair<std::string, std::string>> admission_check_states;  // name, state
+    // The Requeued condition when False: its reason (nullopt when the
+    // condition is absent or True).
+    std::optional<std::string> requeued_false_reason;
+    // QuotaReserved=False with reason OnHold (workload.IsOnHold): its message.
+    std::optional<std::string> on_hold_message;
+    // Evicted=True.
+    std::optional<EvictedCondition> evicted_condition;
+    // WaitingForReplacementPods=True: not admissible until the job's
+    // controller replaces its failed pods (workload.IsAdmissible).
+    bool waiting_for_replacement_pods = false;
+
+    // kueuesim timing (annotation kueuesim.io/startup-delay).
+    std::optional<SimDuration> startup_delay;
+    // Trace replay of recorded starts (trace option replayRecordedStart): the
+    // workload arrives (is created) at `arrival` but enters its queue only at
+    // this simulated time, its recorded start; nullopt: at arrival.
+    std::optional<SimTime> hold_until;
+  };
+
   ObjectMeta meta;
   WorkloadSourceKind source_kind = WorkloadSourceKind::kWorkload;
   bool active = true;
-  std::string queue_name;
-  std::vector<PodSet> pod_sets;
-  std::optional<int32_t> priority;        // spec.priority
-  std::string priority_class_name;        // spec.priorityClassRef.name
-  std::string priority_class_source;      // "kueue.x-k8s.io/workloadpriorityclass" or
-                                          // "scheduling.k8s.io/priorityclass"
-  std::vector<std::string> preemption_gates;  // gate names (closed)
-  std::optional<int32_t> maximum_execution_time_seconds;
-  // batch/v1 Job spec.activeDeadlineSeconds: the Job fails (its Workload
-  // finishes) this long after each start; Kueue clears status.startTime when
-  // it stops a Job, so the deadline counts again from every admission.
-  std::optional<SimDuration> active_deadline;
-  // The kind of the object it was made from ("Job", "Pod", "Workload", ...;
-  // empty: from source_kind), for default-duration rules and messages.
-  std::string object_kind;
-
-  // status (the admission on the heap, base/boxed.h: few loaded Workloads
-  // have one)
-  Boxed<Admission> admission;
-  std::optional<UnixMicros> quota_reserved_time;  // QuotaReserved lastTransitionTime
-  std::optional<UnixMicros> admitted_time;        // Admitted lastTransitionTime
-  bool finished = false;                          // condition Finished is True
-  // status.requeueState: the evictions counted toward waitForPodsReady's
-  // backoffLimitCount, and the end of the current backoff (the queue holds
-  // the workload until then).
-  int32_t requeue_count = 0;
-  std::optional<UnixMicros> requeue_at;
-  // status.accumulatedPastExecutionTimeSeconds
-  int64_t accumulated_past_execution_seconds = 0;
-  std::vector<std::pair<std::string, std::string>> admission_check_states;  // name, state
-  // The Requeued condition when False: its reason (nullopt when the
-  // condition is absent or True).
-  Boxed<std::string> requeued_false_reason;
-  // QuotaReserved=False with reason OnHold (workload.IsOnHold): its message.
-  Boxed<std::string> on_hold_message;
-  // Evicted=True (on the heap: few loaded Workloads have one).
-  Boxed<EvictedCondition> evicted_condition;
-  // WaitingForReplacementPods=True: not admissible until the job's
-  // controller replaces its failed pods (workload.IsAdmissible).
-  bool waiting_for_replacement_pods = false;
+  bool finished = false;  // condition Finished is True
   // Position of the object in the input, for ties ("first in the file first"),
   // then among the workloads made from one object (a LeaderWorkerSet's
   // group index; input_sequence below).
   int32_t input_subsequence = 0;
+  std::string queue_name;
+  std::vector<PodSet> pod_sets;
+  std::optional<int32_t> priority;        // spec.priority
+  std::string priority_class_name;        // spec.priorityClassRef.name
+  // status.admission (on the heap, base/boxed.h: few loaded Workloads have one)
+  Boxed<Admission> admission;
+  LazyBox<RareFields> rare;
 
-  // kueuesim timing (annotations kueuesim.io/arrival, kueuesim.io/duration,
-  // kueuesim.io/startup-delay).
+  // kueuesim timing (annotations kueuesim.io/arrival, kueuesim.io/duration).
   SimDuration arrival = 0;
   std::optional<SimDuration> duration;  // nullopt: runs until the end
-  std::optional<SimDuration> startup_delay;
-  // Trace replay of recorded starts (trace option replayRecordedStart): the
-  // workload arrives (is created) at `arrival` but enters its queue only at
-  // this simulated time, its recorded start; nullopt: at arrival.
-  std::optional<SimTime> hold_until;
   // Position of the object in the input (input_subsequence above).
   int64_t input_sequence = 0;
 };

@@ -200,11 +200,11 @@ absl::StatusOr<model::Workload> NewWorkload(const FieldReader& object, const Job
   if (const std::string* priority_class = Find(job.meta.labels, kPriorityClassLabel)) {
     if (!priority_class->empty()) {
       wl.priority_class_name = *priority_class;
-      wl.priority_class_source = kWorkloadPriorityClassSource;
+      wl.rare.Mutable().priority_class_source = kWorkloadPriorityClassSource;
     }
   }
   if (const std::string* value = Find(job.meta.labels, kMaxExecTimeLabel)) {
-    wl.maximum_execution_time_seconds = ParseGoInt32(*value);
+    wl.rare.Mutable().maximum_execution_time_seconds = ParseGoInt32(*value);
   }
   return wl;
 }

@@ -78,7 +78,7 @@ absl::Status ApplyRunPolicyPriority(const FieldReader& run_policy, model::Worklo
                             run_policy.Field("schedulingPolicy").Field("priorityClass").OptString());
   if (!wl->priority_class_name.empty() || priority_class.value_or("").empty()) return absl::OkStatus();
   wl->priority_class_name = *priority_class;
-  wl->priority_class_source = kPodPriorityClassSource;
+  wl->rare.Mutable().priority_class_source = kPodPriorityClassSource;
   return absl::OkStatus();
 }
 
