@@ -10,6 +10,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "absl/hash/hash.h"
+
 namespace kueuesim::model {
 namespace {
 
@@ -49,6 +51,33 @@ TEST(PodResourcesTest, EffectiveRequestSidecarsInitAndOverhead) {
   // max(1000 + 500 + 200, 200 + 3000) + 10; memory from the limit.
   EXPECT_THAT(totals.requests, ElementsAre(Res("cpu", 3210), Res("memory", 100)));
   EXPECT_THAT(totals.requests_above_limits, IsEmpty());
+}
+
+// Setup: two pod templates' resources written alike, then copies that
+// differ in one place each (a limit, a container's role, the overhead's
+// presence, the pod-level resources). Expectation: the alike pair is equal
+// with equal hashes (the loader shares one copy between them); each
+// differing copy is unequal.
+TEST(PodResourcesTest, EqualAndHashableForSharingAlikeTemplates) {
+  PodResources pod;
+  pod.containers.push_back(Container({{"nvidia.com/gpu", 1000}}, {{"nvidia.com/gpu", 1000}}));
+  PodResources alike = pod;
+  EXPECT_EQ(pod, alike);
+  EXPECT_EQ(absl::Hash<PodResources>{}(pod), absl::Hash<PodResources>{}(alike));
+
+  PodResources other_limit = pod;
+  other_limit.containers[0].limits[0].amount = 2000;
+  EXPECT_FALSE(pod == other_limit);
+  PodResources init = pod;
+  init.containers[0].role = ContainerResources::Role::kInit;
+  EXPECT_FALSE(pod == init);
+  PodResources empty_overhead = pod;
+  empty_overhead.overhead.emplace();  // present but empty is not absent
+  EXPECT_FALSE(pod == empty_overhead);
+  EXPECT_NE(absl::Hash<PodResources>{}(pod), absl::Hash<PodResources>{}(empty_overhead));
+  PodResources pod_level = pod;
+  pod_level.pod_level = PodResources::PodLevel{{{"cpu", 1000}}, {}};
+  EXPECT_FALSE(pod == pod_level);
 }
 
 TEST(PodResourcesTest, PodLevelLimitsStandInForMissingPodLevelRequests) {

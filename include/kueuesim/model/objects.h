@@ -240,6 +240,11 @@ struct PriorityClass {
 struct ResourceAmount {
   std::string name;
   Amount amount = 0;
+  bool operator==(const ResourceAmount& other) const = default;
+  template <typename H>
+  friend H AbslHashValue(H h, const ResourceAmount& r) {
+    return H::combine(std::move(h), r.name, r.amount);
+  }
 };
 
 struct Namespace {

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kueuesim/model/objects.h"
@@ -34,8 +35,15 @@ struct ContainerResources {
   bool in_spec = true;
   std::vector<ResourceAmount> requests;
   std::vector<ResourceAmount> limits;
+  bool operator==(const ContainerResources& other) const = default;
+  template <typename H>
+  friend H AbslHashValue(H h, const ContainerResources& c) {
+    return H::combine(std::move(h), c.role, c.index, c.in_spec, c.requests, c.limits);
+  }
 };
 
+// (Equal and hashable: the loader keeps one copy of each distinct pod
+// template's resources, shared by the pod sets written alike.)
 struct PodResources {
   // The field the regular containers are under ("containers" for a pod spec).
   std::string containers_field = "containers";
@@ -45,11 +53,25 @@ struct PodResources {
   struct PodLevel {
     std::vector<ResourceAmount> requests;
     std::vector<ResourceAmount> limits;
+    bool operator==(const PodLevel& other) const = default;
+    template <typename H>
+    friend H AbslHashValue(H h, const PodLevel& p) {
+      return H::combine(std::move(h), p.requests, p.limits);
+    }
   };
   std::optional<PodLevel> pod_level;
   // spec.overhead; nullopt when absent (a RuntimeClass may supply it).
   std::optional<std::vector<ResourceAmount>> overhead;
   std::string runtime_class_name;  // spec.runtimeClassName
+  bool operator==(const PodResources& other) const = default;
+  template <typename H>
+  friend H AbslHashValue(H h, const PodResources& p) {
+    h = H::combine(std::move(h), p.containers_field, p.containers, p.runtime_class_name, p.pod_level.has_value(),
+                   p.overhead.has_value());
+    if (p.pod_level.has_value()) h = H::combine(std::move(h), *p.pod_level);
+    if (p.overhead.has_value()) h = H::combine(std::move(h), *p.overhead);
+    return h;
+  }
 };
 
 // What Kubernetes and Kueue derive from PodResources.
