@@ -488,7 +488,9 @@ absl::StatusOr<WorkloadId> ClusterState::AddWorkload(std::shared_ptr<const model
     }
     std::string reason = dra::WorkloadInadmissibleReason(dra_charges);
     dra_refused = !reason.empty();
-    if (!spec->admission.has_value()) record.rare.Mutable().inadmissible_reason = std::move(reason);
+    if (!spec->admission.has_value() && (dra_refused || record.rare.allocated())) {
+      record.rare.Mutable().inadmissible_reason = std::move(reason);
+    }
   }
   uint64_t hash = HashCombine(0, static_cast<uint64_t>(static_cast<uint32_t>(record.priority)));
   record.pod_sets.reserve(spec->pod_sets.size());

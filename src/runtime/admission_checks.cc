@@ -160,7 +160,9 @@ void ClusterRuntime::OnSecondPass(WorkloadId id, uint32_t generation) {
       if (spec.topology_request.has_value()) p.group_name = spec.topology_request->pod_set_group_name;
       p.node_selector = spec.rare->node_selector;
       p.required_affinity = spec.rare->required_affinity;
-      for (const auto& term : spec.rare->preferred_affinity) p.preferred_affinity.push_back({term.weight, term.preference});
+      for (const auto& term : spec.rare->preferred_affinity) {
+        p.preferred_affinity.push_back({term.weight, term.preference});
+      }
       p.tolerations = spec.rare->tolerations;
       placement.push_back(std::move(p));
     }

@@ -216,7 +216,8 @@ absl::Status ClusterRuntime::Start() {
     }
     Emit(EventType::kAdmittedAtStart, id, cq);
     if (wl.spec->rare->admitted_time.has_value()) {
-      wl.rare.Mutable().accumulated_execution = std::max<SimDuration>(0, state_->start_time() - *wl.spec->rare->admitted_time);
+      wl.rare.Mutable().accumulated_execution =
+          std::max<SimDuration>(0, state_->start_time() - *wl.spec->rare->admitted_time);
     }
     ScheduleMaximumExecutionTime(id);
   }
@@ -1003,8 +1004,8 @@ void ClusterRuntime::OnEvictionRelease(WorkloadId id, uint32_t generation) {
   if (wl.eviction_reason == EvictionReason::kDeactivated) {
     wl.phase = WorkloadPhase::kDeactivated;
     ++counters_.deactivated;
-    Emit(EventType::kDeactivated, id, cq, kNone,
-         wl.rare->deactivation_reason.empty() ? std::string_view("RequeuingLimitExceeded") : wl.rare->deactivation_reason);
+    const std::string_view reason = wl.rare->deactivation_reason;
+    Emit(EventType::kDeactivated, id, cq, kNone, reason.empty() ? std::string_view("RequeuingLimitExceeded") : reason);
     SyncControllerCondition(id);
     return;
   }

@@ -173,7 +173,8 @@ void ClusterRuntime::HandleFailedNode(const std::string& node) {
       on_node = on_node || (ps.topology_assignment.has_value() && AssignmentUsesNode(*ps.topology_assignment, node));
     }
     if (!on_node) continue;
-    if (std::find(wl.rare->unhealthy_nodes.begin(), wl.rare->unhealthy_nodes.end(), node) != wl.rare->unhealthy_nodes.end()) continue;
+    const std::vector<std::string>& unhealthy = wl.rare->unhealthy_nodes;
+    if (std::find(unhealthy.begin(), unhealthy.end(), node) != unhealthy.end()) continue;
     if (!wl.rare->unhealthy_nodes.empty()) {
       // A second node failed before the first was replaced
       // (evictWorkloadIfNeeded).
@@ -221,7 +222,9 @@ void ClusterRuntime::OnNodeReplacement(WorkloadId id, uint32_t generation) {
     if (spec.topology_request.has_value() && spec.topology_request->IsExplicit()) p.topology_request = spec.topology_request.ToOptional();
     p.node_selector = spec.rare->node_selector;
     p.required_affinity = spec.rare->required_affinity;
-    for (const auto& term : spec.rare->preferred_affinity) p.preferred_affinity.push_back({term.weight, term.preference});
+    for (const auto& term : spec.rare->preferred_affinity) {
+      p.preferred_affinity.push_back({term.weight, term.preference});
+    }
     p.tolerations = spec.rare->tolerations;
     const topology::TasFlavorSnapshot& snapshot = tas->Snapshot(flavor);
     const bool shared = state_->gates().tas_handle_overlapping_flavors && snapshot.IsLowestLevelHostname();

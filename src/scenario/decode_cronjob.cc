@@ -94,7 +94,8 @@ absl::StatusOr<model::CronJob> DecodeCronJob(const FieldReader& object) {
       KUEUESIM_ASSIGN_OR_RETURN(job.duration, annotations.Field(kDurationAnnotation).Duration());
     }
     if (!job.rare->startup_delay.has_value() && annotations.Field(kStartupDelayAnnotation).present()) {
-      KUEUESIM_ASSIGN_OR_RETURN(job.rare.Mutable().startup_delay, annotations.Field(kStartupDelayAnnotation).Duration());
+      KUEUESIM_ASSIGN_OR_RETURN(job.rare.Mutable().startup_delay,
+                                annotations.Field(kStartupDelayAnnotation).Duration());
     }
     job.arrival = 0;
   }
