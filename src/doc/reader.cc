@@ -246,8 +246,12 @@ class Builder {
   bool document_is_empty_ = false;
   Document doc_;
   // The arena nodes are added to: each document, and each List item when
-  // items are split, gets a new id (anchors remember theirs).
+  // items are split, gets a new id (anchors remember theirs). Ids are never
+  // reused, not even after a document's items end and arena_ goes back to
+  // the enclosing document's: a second top-level "items" key must not make
+  // an anchor of the first one's items look like its own.
   uint64_t arena_ = 0;
+  uint64_t last_arena_id_ = 0;
   // While a document's top-level "items" are read one by one: the enclosing
   // document (its arena and id), set aside, and the items delivered so far.
   bool in_items_ = false;
@@ -366,7 +370,7 @@ void Builder::StartArena() {
   doc_.text_pool().reserve(std::min(size_hint_.text, 8 * kMaxReserve));
   doc_.set_file(file_);
   doc_.set_index(document_index_);
-  ++arena_;
+  arena_ = ++last_arena_id_;
 }
 
 void Builder::StartItemArena() {
@@ -543,7 +547,7 @@ absl::Status Builder::OnCollectionEnd() {
   data.child_count = static_cast<uint32_t>(count);
   children.insert(children.end(), pending_.begin() + frame.pending_start, pending_.end());
   pending_.resize(frame.pending_start);
-  if (frame.anchor != nullptr && frame.anchor->node == frame.node) {
+  if (frame.anchor != nullptr && frame.anchor->node == frame.node && frame.anchor->arena == arena_) {
     frame.anchor->expanded = frame.expanded;
   }
   return AddChild(frame.node, frame.expanded, data.line, data.column);

@@ -761,7 +761,10 @@ TEST(ReaderTest, SplitListItemsOfJson) {
 }
 
 // Setup: split items whose aliases reach outside their item: into an
-// earlier item, from the List into the items, from an item into the List.
+// earlier item, from the List into the items, from an item into the List,
+// from an item of a second top-level "items" into one of the first (found
+// by fuzzing: each item's arena id was reused, and the alias read another
+// arena's node).
 // Expect: an error at the alias naming it (the other item is gone); an
 // anchor inside one item serves that item.
 TEST(ReaderTest, SplitListItemsRefuseAliasesAcrossItems) {
@@ -774,6 +777,9 @@ TEST(ReaderTest, SplitListItemsRefuseAliasesAcrossItems) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("alias *d refers to an anchor outside")));
   EXPECT_THAT(Read("items:\n- &i {a: 1}\nagain: *i\n", options),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("alias *i refers to an anchor outside")));
+  EXPECT_THAT(Read("items:\n- a: &x 1\nitems:\n- b: *x\n", options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(StartsWith("test.yaml:4:6: "), HasSubstr("alias *x refers to an anchor outside"))));
   EXPECT_THAT(Read("items:\n- {a: &y 1, b: *y}\n", options), IsOk());
   // Unsplit, the same aliases are fine.
   EXPECT_THAT(Read("items:\n- a: &x 1\n- b: *x\n"), IsOk());
