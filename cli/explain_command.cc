@@ -68,7 +68,7 @@ class WorkloadHistory : public cluster::EventSink {
                                   : fmt::format("Created in LocalQueue {} (ClusterQueue {})", wl.spec->queue_name, cq);
         break;
       case cluster::EventType::kPending:
-        line.message = cluster::PendingMessageText(state, wl, wl.pending);
+        line.message = cluster::PendingMessageText(state, wl, *wl.pending);
         break;
       case cluster::EventType::kQuotaReserved:
       case cluster::EventType::kAdmittedAtStart:
@@ -154,9 +154,9 @@ std::vector<Condition> ConditionsOf(const cluster::ClusterState& state, const cl
     out.push_back({"QuotaReserved", "True", "QuotaReserved", reserved_since,
                    fmt::format("Quota reserved in ClusterQueue {}",
                                reserved_cq == cluster::kNone ? std::string("?") : state.cq(reserved_cq).name)});
-  } else if (wl.pending.has_condition()) {
-    out.push_back({"QuotaReserved", "False", std::string(cluster::QuotaReservedReasonName(wl.pending.reason)),
-                   wl.pending.since, cluster::PendingMessageText(state, wl, wl.pending)});
+  } else if (wl.pending->has_condition()) {
+    out.push_back({"QuotaReserved", "False", std::string(cluster::QuotaReservedReasonName(wl.pending->reason)),
+                   wl.pending->since, cluster::PendingMessageText(state, wl, *wl.pending)});
   }
   // Admitted
   if (wl.phase == cluster::WorkloadPhase::kAdmitted || finished) {
@@ -164,7 +164,7 @@ std::vector<Condition> ConditionsOf(const cluster::ClusterState& state, const cl
   } else if (reserved) {
     out.push_back({"Admitted", "False", granular ? "UnsatisfiedAdmissionChecks" : "UnsatisfiedChecks", reserved_since,
                    "The workload has not all checks ready"});
-  } else if (wl.pending.has_condition() || wl.rare->times_evicted > 0) {
+  } else if (wl.pending->has_condition() || wl.rare->times_evicted > 0) {
     out.push_back({"Admitted", "False", "NoReservation", -1, "The workload has no reservation"});
   }
   // Evicted: true from the eviction until the next reservation.

@@ -931,7 +931,7 @@ class PySimulation {
       for (cluster::WorkloadId id = 0; id < state.num_workloads(); ++id) {
         const cluster::WorkloadRecord& wl = state.workload(id);
         if (wl.spec == nullptr || wl.key != key) continue;
-        if (wl.admission.has_value() || !wl.pending.has_condition()) return py::none();
+        if (wl.admission.has_value() || !wl.pending->has_condition()) return py::none();
         return ConditionDict(state, wl);
       }
     }
@@ -963,10 +963,10 @@ class PySimulation {
     d["cluster"] = state.name();
     const cluster::CqId cq = state.ClusterQueueOf(wl);
     d["clusterQueue"] = cq == cluster::kNone ? py::object(py::none()) : py::object(py::str(state.cq(cq).name));
-    if (wl.pending.has_condition()) {
-      d["reason"] = std::string(cluster::QuotaReservedReasonName(wl.pending.reason));
-      d["message"] = cluster::PendingMessageText(state, wl, wl.pending);
-      d["since"] = Seconds(wl.pending.since);
+    if (wl.pending->has_condition()) {
+      d["reason"] = std::string(cluster::QuotaReservedReasonName(wl.pending->reason));
+      d["message"] = cluster::PendingMessageText(state, wl, *wl.pending);
+      d["since"] = Seconds(wl.pending->since);
     } else {
       d["reason"] = py::none();
       d["message"] = py::none();
@@ -1075,7 +1075,7 @@ PYBIND11_MODULE(kueuesim, m) {
       .def_property_readonly("key", [](const cluster::WorkloadRecord& w) { return w.key; })
       .def_property_readonly("name", [](const cluster::WorkloadRecord& w) { return w.spec->meta.name; })
       .def_property_readonly("namespace", [](const cluster::WorkloadRecord& w) { return w.spec->meta.namespace_; })
-      .def_property_readonly("uid", [](const cluster::WorkloadRecord& w) { return w.spec->meta.uid; })
+      .def_property_readonly("uid", [](const cluster::WorkloadRecord& w) { return w.spec->meta.uid(); })
       .def_property_readonly("priority", [](const cluster::WorkloadRecord& w) { return w.priority; })
       .def_property_readonly("queue_order_timestamp",
                              [](const cluster::WorkloadRecord& w) { return Seconds(w.queue_order_timestamp); })

@@ -266,8 +266,8 @@ std::string PendingMessageText(const ClusterState& state, const WorkloadRecord& 
 bool UpdatePendingCondition(const ClusterState& /*state*/, WorkloadRecord* wl, PendingCondition next,
                             SimTime now) {
   if (!next.has_condition()) return false;
-  PendingCondition& current = wl->pending;
-  if (current.SameAs(next)) return false;
+  if (wl->pending->SameAs(next)) return false;
+  PendingCondition& current = wl->pending.Mutable();
   // The same reasons in another order word the same message (Kueue sorts
   // them): Kueue's condition, a string, would not change then. (Compared
   // as figures: wording on the admission path would cost more.)

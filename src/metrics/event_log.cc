@@ -163,7 +163,7 @@ void EventLogWriter::OnEvent(const cluster::SimEvent& event) {
   if (event.type == cluster::EventType::kPending) {
     // The condition's message, worded now (it is in the record as figures).
     out.append(", \"message\": ");
-    AppendJsonString(&out, cluster::PendingMessageText(state, wl, wl.pending));
+    AppendJsonString(&out, cluster::PendingMessageText(state, wl, *wl.pending));
   }
   if ((!event.object.empty() && (event.type == cluster::EventType::kGroupReady ||
                                  event.type == cluster::EventType::kGroupNotReady)) ||

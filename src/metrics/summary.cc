@@ -30,14 +30,14 @@ PendingReasons CountPendingReasons(const cluster::ClusterState& state) {
     if (wl.spec == nullptr || wl.phase != cluster::WorkloadPhase::kPending || wl.admission.has_value()) continue;
     // Kueue's unadmitted-workloads metric counts a workload without the
     // condition as PendingEvaluation.
-    const std::string reason = wl.pending.has_condition()
-                                   ? std::string(cluster::QuotaReservedReasonName(wl.pending.reason))
+    const std::string reason = wl.pending->has_condition()
+                                   ? std::string(cluster::QuotaReservedReasonName(wl.pending->reason))
                                    : std::string("PendingEvaluation");
     ++out.total[reason];
     const cluster::CqId cq = state.ClusterQueueOf(wl);
     if (cq != cluster::kNone) ++out.by_cq[static_cast<size_t>(cq)][reason];
     if (!out.example.count(reason)) {
-      const std::string message = cluster::PendingMessageText(state, wl, wl.pending);
+      const std::string message = cluster::PendingMessageText(state, wl, *wl.pending);
       out.example[reason] = message.empty() ? wl.key : wl.key + ": " + message;
     }
   }

@@ -160,7 +160,7 @@ void WorkloadTableWriter::OnEvent(const cluster::SimEvent& event) {
       // on the row after the workload reserves quota.
       const cluster::WorkloadRecord& wl = event.cluster->workload(event.workload);
       row.pending_reason = std::string(event.reason);
-      row.pending_message = cluster::PendingMessageText(*event.cluster, wl, wl.pending);
+      row.pending_message = cluster::PendingMessageText(*event.cluster, wl, *wl.pending);
       break;
     }
     case EventType::kFinished:

@@ -15,8 +15,8 @@ class KueueQueueOrdering : public QueueOrderingPolicy {
     if (a.queue_order_timestamp != b.queue_order_timestamp) {
       return a.queue_order_timestamp < b.queue_order_timestamp ? -1 : 1;
     }
-    const std::string& ua = a.spec->meta.uid;
-    const std::string& ub = b.spec->meta.uid;
+    const std::string& ua = a.spec->meta.uid();
+    const std::string& ub = b.spec->meta.uid();
     if (ua != ub) return ua < ub ? -1 : 1;
     return 0;
   }

@@ -51,8 +51,8 @@ struct CandidateOrder {
     UnixMicros ta = snapshot->QuotaReservationTime(a);
     UnixMicros tb = snapshot->QuotaReservationTime(b);
     if (ta != tb) return ta > tb;
-    const std::string& ua = wa.spec->meta.uid;
-    const std::string& ub = wb.spec->meta.uid;
+    const std::string& ua = wa.spec->meta.uid();
+    const std::string& ub = wb.spec->meta.uid();
     if (ua != ub) return ua < ub;
     return wa.key < wb.key;
   }

@@ -231,7 +231,7 @@ void Autoscaler::AddPoolNode(int32_t pool_index, SimTime ready_at) {
     shared.allocatable = pool.spec->allocatable;
     shared.taints = pool.spec->taints;
     shared.source = pool.spec->meta.source;
-    shared.cluster = pool.spec->meta.cluster;
+    shared.cluster = pool.spec->meta.cluster();
     pool.node_template = std::make_shared<const model::NodeTemplate>(std::move(shared));
   }
   node.node.name = node.name;

@@ -568,7 +568,7 @@ bool ClusterRuntime::RunCycle() {
     const WorkloadRecord& wl = state_->workload(id);
     if (wl.admission.has_value()) continue;
     Emit(EventType::kPending, id, state_->ClusterQueueOf(wl), kNone,
-         cluster::QuotaReservedReasonName(wl.pending.reason));
+         cluster::QuotaReservedReasonName(wl.pending->reason));
   }
   bool progressed = result.progressed();
   if (!result.success() && result.parked == 0 && !result.requeued_with_pending_flavors.empty()) {

@@ -26,7 +26,7 @@ void ClusterRuntime::SetPending(WorkloadId id, PendingCondition next) {
   WorkloadRecord& wl = state_->workload(id);
   if (cluster::UpdatePendingCondition(*state_, &wl, std::move(next), engine_->now())) {
     Emit(EventType::kPending, id, state_->ClusterQueueOf(wl), kNone,
-         cluster::QuotaReservedReasonName(wl.pending.reason));
+         cluster::QuotaReservedReasonName(wl.pending->reason));
   }
 }
 
@@ -97,7 +97,7 @@ void ClusterRuntime::SyncControllerCondition(WorkloadId id) {
     set(QuotaReservedReason::kAdmissionGated, PendingMessage::kAdmissionGatedBy);
   }
   if (!next.has_condition()) {
-    switch (wl.pending.reason) {
+    switch (wl.pending->reason) {
       // schedulerSetReasons: kept until the scheduler's next cycle.
       case QuotaReservedReason::kWaitingForQuota:
       case QuotaReservedReason::kNoMatchingFlavor:
@@ -195,7 +195,7 @@ std::string PreemptionMessage(const cluster::ClusterState& state, const Workload
   if (reason == "InCohortReclamation") human = "reclamation within the cohort";
   if (reason == "InCohortFairSharing") human = "Fair Sharing within the cohort";
   if (reason == "InCohortReclaimWhileBorrowing") human = "reclamation within the cohort while borrowing";
-  const std::string& uid = preemptor.spec->meta.uid;
+  const std::string& uid = preemptor.spec->meta.uid();
   std::string job_uid;
   if (auto it = preemptor.spec->meta.labels.find("kueue.x-k8s.io/job-uid"); it != preemptor.spec->meta.labels.end()) {
     job_uid = it->second;

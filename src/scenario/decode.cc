@@ -691,7 +691,7 @@ absl::StatusOr<model::ObjectMeta> DecodeMeta(const FieldReader& object, bool nam
   KUEUESIM_ASSIGN_OR_RETURN(meta.labels, metadata.Field("labels").StringMap());
   KUEUESIM_ASSIGN_OR_RETURN(meta.annotations, metadata.Field("annotations").StringMap());
   KUEUESIM_ASSIGN_OR_RETURN(auto uid, metadata.Field("uid").OptString());
-  meta.uid = uid.value_or("");
+  meta.set_uid(uid.value_or(""));
   if (metadata.Field("creationTimestamp").present()) {
     KUEUESIM_ASSIGN_OR_RETURN(meta.creation_timestamp,
                               metadata.Field("creationTimestamp").Timestamp());
@@ -1048,7 +1048,7 @@ absl::StatusOr<model::Node> DecodeNode(const FieldReader& object, bool* has_read
   model::NodeTemplate own;
   own.labels = std::move(meta.labels);
   own.source = meta.source;
-  own.cluster = meta.cluster;
+  own.cluster = meta.cluster();
   FieldReader spec = object.Field("spec");
   KUEUESIM_ASSIGN_OR_RETURN(own.taints, DecodeTaints(spec.Field("taints")));
   FieldReader allocatable = object.Field("status").Field("allocatable");

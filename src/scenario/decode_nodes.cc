@@ -196,7 +196,7 @@ absl::StatusOr<std::vector<model::Node>> DecodeNodePool(const FieldReader& objec
   // What every node shares.
   model::NodeTemplate shape;
   shape.source = pool_meta.source;
-  shape.cluster = pool_meta.cluster;
+  shape.cluster = pool_meta.cluster();
   KUEUESIM_ASSIGN_OR_RETURN(shape.labels, spec.Field("labels").StringMap());
   for (const auto& level : levels) {
     if (shape.labels.contains(level.label)) {

@@ -287,7 +287,7 @@ absl::StatusOr<std::vector<model::Workload>> SinglePodReplicas(
   base.meta.annotations[kJobOwnerName] = owner.name;
   base.meta.creation_timestamp = owner.creation_timestamp;
   base.meta.source = owner.source;
-  base.meta.cluster = owner.cluster;
+  base.meta.set_cluster(owner.cluster());
   PendingReplicas pending{std::move(base), fmt::format("pod-{}-", owner.name), replicas};
   std::vector<model::Workload> out;
   if (deferred != nullptr) {
@@ -628,7 +628,7 @@ absl::StatusOr<std::vector<model::Workload>> PodGroupCollector::Finish(std::vect
     model::Workload wl;
     wl.meta = g.meta;
     wl.meta.name = g.name;
-    wl.meta.uid.clear();
+    wl.meta.set_uid("");
     wl.meta.creation_timestamp = g.creation;
     wl.meta.annotations[kIsGroupWorkload] = "true";
     wl.source_kind = model::WorkloadSourceKind::kPodGroup;

@@ -527,7 +527,7 @@ class Loader {
           "Kueue does not manage its Jobs",
           root.file(), root.position().line, name));
     }
-    cron_job.meta.cluster = cluster->name;
+    cron_job.meta.set_cluster(cluster->name);
     cron_job.input_sequence = next_sequence_++;
     cluster->cron_jobs.push_back(std::move(cron_job));
     return absl::OkStatus();

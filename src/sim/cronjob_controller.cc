@@ -33,7 +33,7 @@ CronJobController::CronJobController(const model::CronJob& spec, workloads::Cron
                                      runtime::ClusterRuntime* runtime, const scenario::SimulationSettings* settings,
                                      scenario::LoadReport* report)
     : spec_(spec), schedule_(std::move(schedule)), runtime_(runtime), settings_(settings), load_report_(report) {
-  report_.cluster = spec.meta.cluster;
+  report_.cluster = spec.meta.cluster();
   report_.name = spec.meta.namespace_ + "/" + spec.meta.name;
 }
 

@@ -721,7 +721,7 @@ class KueueWorkloads : public RecordFormat {
     if (!StringMap(labels, &wl.meta.labels)) return Skip(report, ln, "bad metadata.labels");
     if (!StringMap(annotations, &wl.meta.annotations)) return Skip(report, ln, "bad metadata.annotations");
     wl.meta.annotations.erase(kLastApplied);
-    wl.meta.uid = OptString(*metadata, "uid", &ok).value_or("");
+    wl.meta.set_uid(OptString(*metadata, "uid", &ok).value_or(""));
 
     const json* spec = JsonMember(item, "spec");
     if (spec == nullptr || !spec->is_object()) return Skip(report, ln, "missing spec");

@@ -524,14 +524,14 @@ absl::StatusOr<GeneratedObjects> PerfGeneratorObjects(const TraceSpec& spec) {
   flavor.meta.name = config.flavor;
   flavor.meta.labels[kCleanupLabel] = "true";
   flavor.meta.source = source;
-  flavor.meta.cluster = spec.cluster;
+  flavor.meta.set_cluster(spec.cluster);
   out.resource_flavors.push_back(std::move(flavor));
   for (const CohortSet& cohort_set : config.cohorts) {
     for (int64_t c = 0; c < cohort_set.count; ++c) {
       model::Cohort cohort;
       cohort.meta.name = fmt::format("{}-{}", cohort_set.class_name, c);
       cohort.meta.source = source;
-      cohort.meta.cluster = spec.cluster;
+      cohort.meta.set_cluster(spec.cluster);
       out.cohorts.push_back(std::move(cohort));
     }
   }
@@ -542,7 +542,7 @@ absl::StatusOr<GeneratedObjects> PerfGeneratorObjects(const TraceSpec& spec) {
     cq.meta.labels[kClassLabel] = qs.class_name;
     cq.meta.labels[kCleanupLabel] = "true";
     cq.meta.source = source;
-    cq.meta.cluster = spec.cluster;
+    cq.meta.set_cluster(spec.cluster);
     cq.cohort = queue.cohort;
     cq.queueing_strategy = model::QueueingStrategy::kBestEffortFIFO;
     cq.namespace_selector.present = true;
@@ -566,14 +566,14 @@ absl::StatusOr<GeneratedObjects> PerfGeneratorObjects(const TraceSpec& spec) {
     ns.meta.name = queue.name;
     ns.meta.labels[kCleanupLabel] = "true";
     ns.meta.source = source;
-    ns.meta.cluster = spec.cluster;
+    ns.meta.set_cluster(spec.cluster);
     out.namespaces.push_back(std::move(ns));
 
     model::LocalQueue lq;
     lq.meta.name = queue.name;
     lq.meta.namespace_ = queue.name;
     lq.meta.source = source;
-    lq.meta.cluster = spec.cluster;
+    lq.meta.set_cluster(spec.cluster);
     lq.cluster_queue = queue.name;
     out.local_queues.push_back(std::move(lq));
   }

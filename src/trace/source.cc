@@ -248,7 +248,7 @@ class TraceSource : public WorkloadSource {
 
   absl::StatusOr<std::optional<model::Workload>> Emit(ParsedRecord& record) {
     model::Workload& wl = record.workload;
-    if (!spec_.cluster.empty()) wl.meta.cluster = spec_.cluster;
+    if (!spec_.cluster.empty()) wl.meta.set_cluster(spec_.cluster);
     // Scaled times, checked: within int64 and the simulated time range.
     auto out_of_range = [&](const char* what, std::optional<int64_t> value) {
       return TraceError(spec_, InvalidArgument(fmt::format(

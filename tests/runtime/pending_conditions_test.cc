@@ -39,7 +39,7 @@ class PendingRecorder : public cluster::EventSink {
     if (event.type != cluster::EventType::kPending) return;
     const cluster::WorkloadRecord& wl = event.cluster->workload(event.workload);
     lines.push_back(fmt::format("{} {} {}: {}", FormatSeconds(event.time), wl.key, event.reason,
-                                cluster::PendingMessageText(*event.cluster, wl, wl.pending)));
+                                cluster::PendingMessageText(*event.cluster, wl, *wl.pending)));
   }
   std::vector<std::string> Of(const std::string& key) const {
     std::vector<std::string> out;
@@ -541,8 +541,8 @@ TEST(PendingConditionsTest, RecordKeepsCondition) {
   ASSERT_NE(run, nullptr);
   const cluster::WorkloadRecord* wl = run->Find("default/big");
   ASSERT_NE(wl, nullptr);
-  EXPECT_EQ(wl->pending.reason, cluster::QuotaReservedReason::kExceedsMaxQuota);
-  EXPECT_EQ(wl->pending.since, 5 * kSecond);
+  EXPECT_EQ(wl->pending->reason, cluster::QuotaReservedReason::kExceedsMaxQuota);
+  EXPECT_EQ(wl->pending->since, 5 * kSecond);
 }
 
 }  // namespace

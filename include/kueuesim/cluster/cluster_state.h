@@ -280,8 +280,10 @@ struct WorkloadRecord {
   LazyBox<WorkloadRecordRareState> rare;
   // Why it waits: its QuotaReserved=False condition (reason, message
   // figures, since when), kept while it holds no quota and left as it was
-  // once it reserves quota (see pending_condition.h).
-  PendingCondition pending;
+  // once it reserves quota (see pending_condition.h). Out of line (read as
+  // no condition until one is written): a loaded cluster's workloads have
+  // none until a cycle looks at them, and those that never wait never do.
+  LazyBox<PendingCondition> pending;
   // Queue-order timestamp (workload.Ordering.GetQueueOrderTimestamp).
   UnixMicros queue_order_timestamp = 0;
   // Requeue state (status.requeueState) and the Requeued condition (its
