@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/btree_map.h"
 #include "kueuesim/base/quantity.h"
 #include "kueuesim/base/status.h"
 #include "kueuesim/base/time.h"
@@ -43,6 +44,14 @@
 #include "tables.h"
 
 namespace py = pybind11;
+
+// Labels and annotations (model::Labels, an absl::btree_map) convert to and
+// from dicts as std::map does.
+namespace pybind11::detail {
+template <typename Key, typename Value, typename Compare, typename Alloc>
+struct type_caster<absl::btree_map<Key, Value, Compare, Alloc>>
+    : map_caster<absl::btree_map<Key, Value, Compare, Alloc>, Key, Value> {};
+}  // namespace pybind11::detail
 
 namespace kueuesim::python {
 namespace {

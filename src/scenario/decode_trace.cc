@@ -87,7 +87,8 @@ absl::StatusOr<trace::TraceSpec> DecodeTrace(const FieldReader& object, const st
     KUEUESIM_ASSIGN_OR_RETURN(auto default_value, item.Field("default").OptString());
     KUEUESIM_ASSIGN_OR_RETURN(auto prefix, item.Field("prefix").OptString());
     KUEUESIM_ASSIGN_OR_RETURN(auto label, item.Field("label").OptString());
-    KUEUESIM_ASSIGN_OR_RETURN(m.values, item.Field("values").StringMap());
+    KUEUESIM_ASSIGN_OR_RETURN(model::Labels values, item.Field("values").StringMap());
+    m.values.insert(values.begin(), values.end());
     m.value = value.value_or("");
     m.field = field.value_or("");
     m.default_value = default_value.value_or("");

@@ -230,7 +230,33 @@ kueuesim.register_preemption("test-keeps-request", KeepsTheRequest)
 kueuesim.register_preemption("test-without-get-targets", WithoutGetTargets)
 
 
+class RecordsThePreemptor:
+    """Preempts nothing; keeps what the preemptor's metadata reads as."""
+    seen = []
+
+    def __init__(self, parameters):
+        pass
+
+    def get_targets(self, request):
+        w = request.preemptor
+        RecordsThePreemptor.seen.append((w.key, w.uid, w.labels, w.annotations))
+        return []
+
+
+kueuesim.register_preemption("test-records-the-preemptor", RecordsThePreemptor)
+
+
 class PythonPreemptionTest(unittest.TestCase):
+    def test_preemptor_metadata_reads_as_written(self):
+        # Labels and annotations come back as dicts, the uid as written.
+        RecordsThePreemptor.seen = []
+        objects = within_queue_objects()
+        objects[-1]["metadata"]["labels"] = {"team": "a", "kueue.x-k8s.io/job-uid": "7"}
+        run(kueuesim.from_objects(objects), "preemption", "test-records-the-preemptor")
+        self.assertEqual(RecordsThePreemptor.seen[0],
+                         ("ns/high", "uid-high", {"kueue.x-k8s.io/job-uid": "7", "team": "a"},
+                          {"kueuesim.io/arrival": "60s", "kueuesim.io/duration": "10m"}))
+
     def test_kueue_preempts_the_lowest_priority(self):
         sim = run(within_queue_scenario())
         self.assertEqual(preemptions(sim), [(60.0, "ns/low-old", "InClusterQueue", "ns/high")])

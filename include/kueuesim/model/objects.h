@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/btree_map.h"
 #include "kueuesim/base/boxed.h"
 #include "kueuesim/base/quantity.h"
 #include "kueuesim/base/time.h"
@@ -61,7 +62,7 @@ struct SourceRef {
   std::string ToString() const;
 };
 
-using Labels = std::map<std::string, std::string>;
+using Labels = absl::btree_map<std::string, std::string>;
 
 struct ObjectMeta {
   // Set by exports and MultiKueue scenarios, left empty by what people
