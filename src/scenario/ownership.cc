@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <iterator>
 #include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -79,6 +83,12 @@ void Ownership::Note(const std::string& cluster, std::string_view api_version, s
   record.where = fmt::format("{}:{}", object.file(), object.position().line);
   record.known_kind = KnownKind(group, kind);
   record.is_workload = is_workload;
+  record.is_pod = group.empty() && kind == "Pod";
+  if (record.is_pod) {
+    record.cluster = cluster;
+    record.ns = std::string(ns);
+    record.pod_template_hash = std::string(ScalarOf(metadata.Get("labels").Get("pod-template-hash")));
+  }
   record.first_sequence = first_sequence;
   record.end_sequence = end_sequence;
   if (controller != nullptr) {
@@ -86,6 +96,9 @@ void Ownership::Note(const std::string& cluster, std::string_view api_version, s
     record.owner.key = Key(cluster, ns, GroupOf(ScalarOf(controller->Get("apiVersion"))),
                            ScalarOf(controller->Get("kind")), ScalarOf(controller->Get("name")));
     record.owner.uid = std::string(ScalarOf(controller->Get("uid")));
+    record.owner.group = std::string(GroupOf(ScalarOf(controller->Get("apiVersion"))));
+    record.owner.kind = std::string(ScalarOf(controller->Get("kind")));
+    record.owner.name = std::string(ScalarOf(controller->Get("name")));
   }
   order_.push_back(key);
   records_.emplace(std::move(key), std::move(record));
@@ -142,6 +155,57 @@ Ownership::Dropped Ownership::Resolve() const {
         "{}: {} \"{}\" belongs to {} \"{}\" ({}), a job Kueue manages: the ancestor's Workload admits it, it gets "
         "none of its own",
         record.where, record.kind, record.name, top->kind, top->name, top->where));
+  }
+  // A Deployment's pods in the input are its current replicas. Their
+  // ReplicaSet is the Deployment's when the ReplicaSet is in the input and
+  // names the Deployment as its controller, or, when it is not in the input,
+  // when its name is the Deployment's name and the pod's pod-template-hash
+  // label (the Deployment controller's naming).
+  std::unordered_map<std::string, std::vector<const Record*>> pods_of_deployment;
+  std::vector<std::string> deployments;  // keys, in the order their first pod came
+  for (const std::string& key : order_) {
+    const Record& pod = records_.at(key);
+    if (!pod.is_pod || !pod.has_owner || !pod.made_workloads()) continue;
+    if (pod.owner.group != "apps" || pod.owner.kind != "ReplicaSet") continue;
+    const Record* deployment = nullptr;
+    std::string deployment_key;
+    if (const Record* replica_set = follow(pod.owner); replica_set != nullptr) {
+      if (!replica_set->has_owner || replica_set->owner.group != "apps" || replica_set->owner.kind != "Deployment") {
+        continue;
+      }
+      deployment = follow(replica_set->owner);
+      deployment_key = replica_set->owner.key;
+    } else {
+      const std::string& hash = pod.pod_template_hash;
+      const std::string& replica_set_name = pod.owner.name;
+      if (hash.empty() || replica_set_name.size() <= hash.size() + 1 ||
+          !replica_set_name.ends_with(hash) || replica_set_name[replica_set_name.size() - hash.size() - 1] != '-') {
+        continue;
+      }
+      deployment_key = Key(pod.cluster, pod.ns, "apps", "Deployment",
+                           std::string_view(replica_set_name).substr(0, replica_set_name.size() - hash.size() - 1));
+      auto it = records_.find(deployment_key);
+      if (it != records_.end()) deployment = &it->second;
+    }
+    if (deployment == nullptr || deployment->kind != "Deployment" || !deployment->made_workloads() ||
+        dropped_jobs.count(deployment_key) != 0) {
+      continue;
+    }
+    std::vector<const Record*>& pods = pods_of_deployment[deployment_key];
+    if (pods.empty()) deployments.push_back(deployment_key);
+    pods.push_back(&pod);
+  }
+  for (const std::string& key : deployments) {
+    const Record& deployment = records_.at(key);
+    const std::vector<const Record*>& pods = pods_of_deployment.at(key);
+    const int64_t replicas = deployment.end_sequence - deployment.first_sequence;
+    const int64_t stood_for = std::min<int64_t>(replicas, static_cast<int64_t>(pods.size()));
+    dropped.ranges.emplace_back(deployment.end_sequence - stood_for, deployment.end_sequence);
+    dropped.warnings.push_back(fmt::format(
+        "{}: Deployment \"{}\" has {} pod(s) in the input (first: {} \"{}\"): they are its current replicas and "
+        "stand for {} of the {} replica Workload(s) it would make; {} more are made",
+        deployment.where, deployment.name, pods.size(), pods.front()->where, pods.front()->name, stood_for, replicas,
+        replicas - stood_for));
   }
   std::sort(dropped.ranges.begin(), dropped.ranges.end());
   return dropped;

@@ -12,6 +12,13 @@
 //    the input, whose uid differs from the reference's, or whose kind Kueue
 //    does not integrate (a Deployment's ReplicaSet: its pods are managed one
 //    by one).
+//  - The pods of a Deployment of the input: Kueue's pod integration admits
+//    a Deployment's pods one by one, and kueuesim makes the Deployment's
+//    replicas as such pods; the pods of the input (owned by a ReplicaSet
+//    that the Deployment owns, or named "<deployment>-<pod-template-hash>"
+//    as the Deployment controller names its ReplicaSets when the ReplicaSet
+//    is not in the input) are its current replicas, with their state, and
+//    stand for as many of the replicas kueuesim would make.
 //  - A job whose Workload is in the input: Kueue keeps one Workload per job
 //    (ensureOneWorkload); an exported Workload whose controller owner is a
 //    job of the input stands for that job, with its status (admission,
@@ -56,6 +63,9 @@ class Ownership {
   struct Owner {
     std::string key;  // Key() of the owner
     std::string uid;
+    std::string group;  // its API group, kind and name, as the reference gives them
+    std::string kind;
+    std::string name;
   };
   struct Record {
     std::string kind;  // "Job", "JobSet", ...
@@ -64,6 +74,10 @@ class Ownership {
     std::string where;  // "<file>:<line>"
     bool known_kind = false;     // a kind Kueue integrates (walks go through it)
     bool is_workload = false;    // a kueue.x-k8s.io Workload
+    bool is_pod = false;         // a core Pod
+    std::string cluster;         // where it is (a Pod's, to find its Deployment)
+    std::string ns;
+    std::string pod_template_hash;  // a Pod's pod-template-hash label
     bool has_owner = false;
     Owner owner;
     int64_t first_sequence = 0;

@@ -369,6 +369,52 @@ TEST(ScenarioLoaderTest, ObjectsOthersStandForGetNoWorkload) {
   }
 }
 
+// Setup: an export of Deployments with their pods (Kueue's pod integration
+// admits a Deployment's pods one by one): "web" (3 replicas) with two pods
+// owned by ReplicaSet "web-5d9f8" (not in the input) labelled
+// pod-template-hash 5d9f8; "api" (2 replicas) with its ReplicaSet in the
+// input (controller owner "api") and one pod of it, the ReplicaSet named
+// otherwise; "other" (1 replica) and a pod of ReplicaSet "other-abc" whose
+// pod-template-hash label is "xyz" (not the Deployment controller's name).
+// Invariant: the pods are their Deployment's current replicas and stand for
+// as many of its replica Workloads (the last ones): web keeps one replica
+// Workload beside its two pods, api one beside its pod; the pod whose
+// ReplicaSet name does not match is not taken for other's, which keeps its
+// replica; each Deployment that lost replicas is named in a warning.
+TEST(ScenarioLoaderTest, PodsOfADeploymentAreItsCurrentReplicas) {
+  const auto deployment = [](const std::string& name, int replicas) {
+    return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: " + name + "\n  namespace: ns\n  uid: u-" +
+           name + "\n  labels: {kueue.x-k8s.io/queue-name: q}\nspec:\n  replicas: " + std::to_string(replicas) +
+           "\n  selector: {matchLabels: {app: " + name + "}}\n  template:\n    metadata: {labels: {app: " + name +
+           "}}\n    spec: {containers: [{name: c}]}\n---\n";
+  };
+  const auto pod = [](const std::string& name, const std::string& replica_set, const std::string& hash) {
+    return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name +
+           "\n  namespace: ns\n  labels: {kueue.x-k8s.io/queue-name: q, pod-template-hash: " + hash +
+           "}\n  ownerReferences:\n  - {apiVersion: apps/v1, kind: ReplicaSet, name: " + replica_set +
+           ", uid: u-" + replica_set + ", controller: true}\nspec:\n  containers: [{name: c}]\n---\n";
+  };
+  const std::string yaml =
+      deployment("web", 3) + pod("web-5d9f8-aaaaa", "web-5d9f8", "5d9f8") + pod("web-5d9f8-bbbbb", "web-5d9f8", "5d9f8") +
+      deployment("api", 2) +
+      "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: api-rs\n  namespace: ns\n  uid: u-api-rs\n"
+      "  ownerReferences:\n  - {apiVersion: apps/v1, kind: Deployment, name: api, uid: u-api, controller: true}\n"
+      "spec:\n  template: {spec: {containers: [{name: c}]}}\n---\n" +
+      pod("api-rs-ccccc", "api-rs", "77aa") + deployment("other", 1) + pod("other-abc-ddddd", "other-abc", "xyz");
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(yaml, "export.yaml"));
+  std::vector<std::string> names;
+  for (const auto& wl : s.clusters[0].workloads) names.push_back(wl.meta.name);
+  EXPECT_THAT(names, ::testing::UnorderedElementsAre("pod-web-0", "pod-web-5d9f8-aaaaa", "pod-web-5d9f8-bbbbb",
+                                                     "pod-api-0", "pod-api-rs-ccccc", "pod-other-0",
+                                                     "pod-other-abc-ddddd"));
+  EXPECT_THAT(s.report.warnings,
+              Contains(AllOf(HasSubstr("export.yaml:1: Deployment \"web\" has 2 pod(s) in the input"),
+                             HasSubstr("\"web-5d9f8-aaaaa\""), HasSubstr("stand for 2 of the 3"))));
+  EXPECT_THAT(s.report.warnings, Contains(AllOf(HasSubstr("Deployment \"api\" has 1 pod(s)"),
+                                                HasSubstr("stand for 1 of the 2"))));
+  EXPECT_THAT(s.report.warnings, Not(Contains(HasSubstr("Deployment \"other\" has"))));
+}
+
 // Setup: Jobs of 8 pods whose pod templates carry (a) the multi-layer slice
 // annotation (blocks of 8, racks of 4), (b) both the required and the
 // preferred topology annotation. Invariant: (a) gives two slice layers and
