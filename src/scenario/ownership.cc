@@ -73,7 +73,18 @@ void Ownership::Note(const std::string& cluster, std::string_view api_version, s
   }
   const bool is_workload = group == "kueue.x-k8s.io" && kind == "Workload";
   const bool made_workloads = end_sequence > first_sequence;
-  if (controller == nullptr && (!made_workloads || is_workload)) return;
+  // A Workload's LeaderWorkerSet, when it has no controller owner.
+  doc::Node group_owner;
+  for (size_t i = 0; is_workload && controller == nullptr && owners.IsSequence() && i < owners.size(); ++i) {
+    const doc::Node owner = owners.at(i);
+    if (ScalarOf(owner.Get("kind")) == "LeaderWorkerSet" &&
+        GroupOf(ScalarOf(owner.Get("apiVersion"))) == "leaderworkerset.x-k8s.io") {
+      group_owner = owner;
+      break;
+    }
+  }
+  const bool has_group_owner = group_owner.IsMapping();
+  if (controller == nullptr && !has_group_owner && (!made_workloads || is_workload)) return;
   std::string key = Key(cluster, ns, group, kind, name);
   if (records_.count(key) != 0) return;  // a duplicate: the loader reports it where it matters
   Record record;
@@ -100,6 +111,15 @@ void Ownership::Note(const std::string& cluster, std::string_view api_version, s
     record.owner.kind = std::string(ScalarOf(controller->Get("kind")));
     record.owner.name = std::string(ScalarOf(controller->Get("name")));
   }
+  if (has_group_owner) {
+    record.has_group_owner = true;
+    record.group_owner.key = Key(cluster, ns, "leaderworkerset.x-k8s.io", "LeaderWorkerSet",
+                                 ScalarOf(group_owner.Get("name")));
+    record.group_owner.uid = std::string(ScalarOf(group_owner.Get("uid")));
+    record.group_owner.group = "leaderworkerset.x-k8s.io";
+    record.group_owner.kind = "LeaderWorkerSet";
+    record.group_owner.name = std::string(ScalarOf(group_owner.Get("name")));
+  }
   order_.push_back(key);
   records_.emplace(std::move(key), std::move(record));
 }
@@ -124,6 +144,17 @@ Ownership::Dropped Ownership::Resolve() const {
   std::set<std::string> dropped_jobs;  // keys of objects whose Workloads went
   for (const std::string& key : order_) {
     const Record& record = records_.at(key);
+    if (record.has_group_owner && record.made_workloads()) {
+      // A group Workload of a LeaderWorkerSet kueuesim runs.
+      const Record* lws = follow(record.group_owner);
+      if (lws == nullptr || !lws->made_workloads()) continue;
+      dropped.ranges.emplace_back(record.first_sequence, record.end_sequence);
+      dropped.warnings.push_back(fmt::format(
+          "{}: Workload \"{}\" is a group Workload of LeaderWorkerSet \"{}\" ({}): kueuesim makes and runs the "
+          "LeaderWorkerSet's groups from it, so this Workload and its status are not used",
+          record.where, record.name, lws->name, lws->where));
+      continue;
+    }
     if (!record.has_owner) continue;
     if (record.is_workload) {
       // An exported Workload stands for the job that owns it.

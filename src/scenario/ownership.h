@@ -19,6 +19,11 @@
 //    as the Deployment controller names its ReplicaSets when the ReplicaSet
 //    is not in the input) are its current replicas, with their state, and
 //    stand for as many of the replicas kueuesim would make.
+//  - The group Workloads of a LeaderWorkerSet of the input (Kueue's LWS
+//    reconciler makes one per group, owned by the LeaderWorkerSet through
+//    an owner reference that is not a controller reference): kueuesim's LWS
+//    controller makes and runs the groups from the LeaderWorkerSet itself,
+//    so the exported ones go.
 //  - A job whose Workload is in the input: Kueue keeps one Workload per job
 //    (ensureOneWorkload); an exported Workload whose controller owner is a
 //    job of the input stands for that job, with its status (admission,
@@ -80,6 +85,10 @@ class Ownership {
     std::string pod_template_hash;  // a Pod's pod-template-hash label
     bool has_owner = false;
     Owner owner;
+    // A Workload's LeaderWorkerSet (an owner reference that is not a
+    // controller reference: Kueue's LWS reconciler sets it so).
+    bool has_group_owner = false;
+    Owner group_owner;
     int64_t first_sequence = 0;
     int64_t end_sequence = 0;
     bool made_workloads() const { return end_sequence > first_sequence; }

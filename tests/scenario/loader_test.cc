@@ -415,6 +415,43 @@ TEST(ScenarioLoaderTest, PodsOfADeploymentAreItsCurrentReplicas) {
   EXPECT_THAT(s.report.warnings, Not(Contains(HasSubstr("Deployment \"other\" has"))));
 }
 
+// Setup: an export of a managed LeaderWorkerSet "srv" (uid u-srv) with the
+// group Workloads Kueue's LWS reconciler made for it (owner reference to the
+// LeaderWorkerSet, not a controller reference), one of them admitted, and a
+// Workload whose owner reference names "srv" with another uid.
+// Invariant: kueuesim runs the LeaderWorkerSet's groups from it, so its
+// exported group Workloads go (each named in a warning) and the quota is
+// not held twice; the Workload of another uid stays.
+TEST(ScenarioLoaderTest, GroupWorkloadsOfALeaderWorkerSetGo) {
+  const auto group_workload = [](const std::string& name, const std::string& uid, const std::string& status) {
+    return "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: " + name +
+           "\n  namespace: ns\n  ownerReferences:\n  - {apiVersion: leaderworkerset.x-k8s.io/v1, kind: "
+           "LeaderWorkerSet, name: srv, uid: " + uid +
+           "}\nspec:\n  queueName: q\n  podSets:\n  - name: main\n    count: 2\n    template: {spec: "
+           "{containers: [{name: c}]}}\n" + status + "---\n";
+  };
+  const std::string yaml =
+      "apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\nmetadata:\n  name: srv\n  namespace: ns\n"
+      "  uid: u-srv\n  labels: {kueue.x-k8s.io/queue-name: q}\nspec:\n  replicas: 2\n  leaderWorkerTemplate:\n"
+      "    size: 2\n    workerTemplate: {spec: {containers: [{name: c}]}}\n---\n" +
+      group_workload("leaderworkerset-srv-0-1a2b3", "u-srv",
+                     "status:\n  admission:\n    clusterQueue: cq\n    podSetAssignments:\n    - name: main\n"
+                     "      count: 2\n      flavors: {cpu: default}\n      resourceUsage: {cpu: \"2\"}\n") +
+      group_workload("leaderworkerset-srv-1-4c5d6", "u-srv", "") +
+      group_workload("leaderworkerset-srv-0-9e8f7", "u-old", "");
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(yaml, "export.yaml"));
+  EXPECT_EQ(s.clusters[0].leader_worker_sets.size(), 1u);
+  std::vector<std::string> names;
+  for (const auto& wl : s.clusters[0].workloads) names.push_back(wl.meta.name);
+  EXPECT_THAT(names, ::testing::ElementsAre("leaderworkerset-srv-0-9e8f7"));
+  for (const char* name : {"leaderworkerset-srv-0-1a2b3", "leaderworkerset-srv-1-4c5d6"}) {
+    EXPECT_THAT(s.report.warnings,
+                Contains(AllOf(HasSubstr("export.yaml:"), HasSubstr(std::string("Workload \"") + name +
+                                                                    "\" is a group Workload of LeaderWorkerSet \"srv\""))))
+        << name;
+  }
+}
+
 // Setup: Jobs of 8 pods whose pod templates carry (a) the multi-layer slice
 // annotation (blocks of 8, racks of 4), (b) both the required and the
 // preferred topology annotation. Invariant: (a) gives two slice layers and
