@@ -73,9 +73,11 @@ void Ownership::Note(const std::string& cluster, std::string_view api_version, s
   }
   const bool is_workload = group == "kueue.x-k8s.io" && kind == "Workload";
   const bool made_workloads = end_sequence > first_sequence;
-  // A Workload's LeaderWorkerSet, when it has no controller owner.
+  // A Workload's LeaderWorkerSet: Kueue's LWS reconciler sets an owner
+  // reference that is not a controller reference (taken as the group owner
+  // also if an older version made it one).
   doc::Node group_owner;
-  for (size_t i = 0; is_workload && controller == nullptr && owners.IsSequence() && i < owners.size(); ++i) {
+  for (size_t i = 0; is_workload && owners.IsSequence() && i < owners.size(); ++i) {
     const doc::Node owner = owners.at(i);
     if (ScalarOf(owner.Get("kind")) == "LeaderWorkerSet" &&
         GroupOf(ScalarOf(owner.Get("apiVersion"))) == "leaderworkerset.x-k8s.io") {
@@ -83,7 +85,14 @@ void Ownership::Note(const std::string& cluster, std::string_view api_version, s
       break;
     }
   }
-  const bool has_group_owner = group_owner.IsMapping();
+  bool has_group_owner = group_owner.IsMapping();
+  if (has_group_owner && controller != nullptr) {
+    if (ScalarOf(controller->Get("kind")) == "LeaderWorkerSet") {
+      controller = nullptr;  // the group owner
+    } else {
+      has_group_owner = false;  // another controller: the rules below
+    }
+  }
   if (controller == nullptr && !has_group_owner && (!made_workloads || is_workload)) return;
   std::string key = Key(cluster, ns, group, kind, name);
   if (records_.count(key) != 0) return;  // a duplicate: the loader reports it where it matters

@@ -417,8 +417,9 @@ TEST(ScenarioLoaderTest, PodsOfADeploymentAreItsCurrentReplicas) {
 
 // Setup: an export of a managed LeaderWorkerSet "srv" (uid u-srv) with the
 // group Workloads Kueue's LWS reconciler made for it (owner reference to the
-// LeaderWorkerSet, not a controller reference), one of them admitted, and a
-// Workload whose owner reference names "srv" with another uid.
+// LeaderWorkerSet, not a controller reference), one of them admitted, one
+// whose reference is a controller reference, and a Workload whose owner
+// reference names "srv" with another uid.
 // Invariant: kueuesim runs the LeaderWorkerSet's groups from it, so its
 // exported group Workloads go (each named in a warning) and the quota is
 // not held twice; the Workload of another uid stays.
@@ -438,13 +439,14 @@ TEST(ScenarioLoaderTest, GroupWorkloadsOfALeaderWorkerSetGo) {
                      "status:\n  admission:\n    clusterQueue: cq\n    podSetAssignments:\n    - name: main\n"
                      "      count: 2\n      flavors: {cpu: default}\n      resourceUsage: {cpu: \"2\"}\n") +
       group_workload("leaderworkerset-srv-1-4c5d6", "u-srv", "") +
+      group_workload("leaderworkerset-srv-2-0f1e2", "u-srv, controller: true", "") +
       group_workload("leaderworkerset-srv-0-9e8f7", "u-old", "");
   KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(yaml, "export.yaml"));
   EXPECT_EQ(s.clusters[0].leader_worker_sets.size(), 1u);
   std::vector<std::string> names;
   for (const auto& wl : s.clusters[0].workloads) names.push_back(wl.meta.name);
   EXPECT_THAT(names, ::testing::ElementsAre("leaderworkerset-srv-0-9e8f7"));
-  for (const char* name : {"leaderworkerset-srv-0-1a2b3", "leaderworkerset-srv-1-4c5d6"}) {
+  for (const char* name : {"leaderworkerset-srv-0-1a2b3", "leaderworkerset-srv-1-4c5d6", "leaderworkerset-srv-2-0f1e2"}) {
     EXPECT_THAT(s.report.warnings,
                 Contains(AllOf(HasSubstr("export.yaml:"), HasSubstr(std::string("Workload \"") + name +
                                                                     "\" is a group Workload of LeaderWorkerSet \"srv\""))))
