@@ -382,6 +382,15 @@ class Loader {
   // their Workloads go, each with a warning.
   void DropWorkloadsOthersStandFor() {
     const Ownership::Dropped dropped = ownership_.Resolve();
+    // A Deployment's pods of the input are its replicas (object kind
+    // Deployment: serving, no default run time by a rule without a kind).
+    if (!dropped.deployment_replicas.empty()) {
+      for (ClusterSpec& cluster : scenario_.clusters) {
+        for (model::Workload& wl : cluster.workloads) {
+          if (dropped.IsDeploymentReplica(wl.input_sequence)) wl.rare.Mutable().object_kind = "Deployment";
+        }
+      }
+    }
     if (dropped.ranges.empty()) return;
     const auto gone = [&](int64_t sequence) { return dropped.Contains(sequence); };
     for (ClusterSpec& cluster : scenario_.clusters) {

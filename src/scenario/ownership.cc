@@ -133,11 +133,22 @@ void Ownership::Note(const std::string& cluster, std::string_view api_version, s
   records_.emplace(std::move(key), std::move(record));
 }
 
-bool Ownership::Dropped::Contains(int64_t sequence) const {
-  // The ranges are sorted and do not overlap (one per object).
+namespace {
+
+// Whether `sequence` is in one of `ranges` ([first, end), sorted, not
+// overlapping: one per object).
+bool InRanges(const std::vector<std::pair<int64_t, int64_t>>& ranges, int64_t sequence) {
   auto it = std::upper_bound(ranges.begin(), ranges.end(), sequence,
                              [](int64_t s, const std::pair<int64_t, int64_t>& range) { return s < range.first; });
   return it != ranges.begin() && sequence < std::prev(it)->second;
+}
+
+}  // namespace
+
+bool Ownership::Dropped::Contains(int64_t sequence) const { return InRanges(ranges, sequence); }
+
+bool Ownership::Dropped::IsDeploymentReplica(int64_t sequence) const {
+  return InRanges(deployment_replicas, sequence);
 }
 
 Ownership::Dropped Ownership::Resolve() const {
@@ -151,6 +162,8 @@ Ownership::Dropped Ownership::Resolve() const {
     return &it->second;
   };
   std::set<std::string> dropped_jobs;  // keys of objects whose Workloads went
+  // The exported Workload standing for an object, by the object's key.
+  std::unordered_map<std::string, const Record*> standing_for;
   for (const std::string& key : order_) {
     const Record& record = records_.at(key);
     if (record.has_group_owner && record.made_workloads()) {
@@ -172,6 +185,7 @@ Ownership::Dropped Ownership::Resolve() const {
         continue;
       }
       dropped.ranges.emplace_back(job->first_sequence, job->end_sequence);
+      standing_for[record.owner.key] = &record;
       dropped.warnings.push_back(fmt::format(
           "{}: {} \"{}\" has its Workload \"{}\" in the input ({}), which stands for it (Kueue keeps one Workload "
           "per job)",
@@ -234,6 +248,9 @@ Ownership::Dropped Ownership::Resolve() const {
     std::vector<const Record*>& pods = pods_of_deployment[deployment_key];
     if (pods.empty()) deployments.push_back(deployment_key);
     pods.push_back(&pod);
+    auto standing = standing_for.find(key);
+    const Record& replica = standing != standing_for.end() ? *standing->second : pod;
+    dropped.deployment_replicas.emplace_back(replica.first_sequence, replica.end_sequence);
   }
   for (const std::string& key : deployments) {
     const Record& deployment = records_.at(key);
@@ -248,6 +265,7 @@ Ownership::Dropped Ownership::Resolve() const {
         replicas - stood_for));
   }
   std::sort(dropped.ranges.begin(), dropped.ranges.end());
+  std::sort(dropped.deployment_replicas.begin(), dropped.deployment_replicas.end());
   return dropped;
 }
 

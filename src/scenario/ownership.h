@@ -60,7 +60,13 @@ class Ownership {
     // One line per object that lost its Workloads, with the reason
     // ("<file>:<line>: Job \"x\" ...").
     std::vector<std::string> warnings;
-    bool Contains(int64_t sequence) const;
+    // Input sequences of the Workloads that are a Deployment's current
+    // replicas (its pods', or the exported Workloads standing for them), as
+    // [first, end) ranges: they are the Deployment's replicas (object kind
+    // Deployment, serving) like those kueuesim makes.
+    std::vector<std::pair<int64_t, int64_t>> deployment_replicas;
+    bool Contains(int64_t sequence) const;  // in `ranges`
+    bool IsDeploymentReplica(int64_t sequence) const;  // in `deployment_replicas`
   };
   Dropped Resolve() const;
 

@@ -8,6 +8,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "kueuesim/base/time.h"
+#include "kueuesim/scenario/default_durations.h"
 #include "kueuesim/scenario/scenario.h"
 #include "testing/scenario_fixtures.h"
 #include "testing/status_matchers.h"
@@ -380,7 +381,10 @@ TEST(ScenarioLoaderTest, ObjectsOthersStandForGetNoWorkload) {
 // as many of its replica Workloads (the last ones): web keeps one replica
 // Workload beside its two pods, api one beside its pod; the pod whose
 // ReplicaSet name does not match is not taken for other's, which keeps its
-// replica; each Deployment that lost replicas is named in a warning.
+// replica; each Deployment that lost replicas is named in a warning. The
+// pods (and the exported Workload standing for api's pod) are of object
+// kind Deployment, as the replicas kueuesim makes (serving: a default
+// run-time rule without a kind does not apply to them).
 TEST(ScenarioLoaderTest, PodsOfADeploymentAreItsCurrentReplicas) {
   const auto deployment = [](const std::string& name, int replicas) {
     return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: " + name + "\n  namespace: ns\n  uid: u-" +
@@ -400,13 +404,25 @@ TEST(ScenarioLoaderTest, PodsOfADeploymentAreItsCurrentReplicas) {
       "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: api-rs\n  namespace: ns\n  uid: u-api-rs\n"
       "  ownerReferences:\n  - {apiVersion: apps/v1, kind: Deployment, name: api, uid: u-api, controller: true}\n"
       "spec:\n  template: {spec: {containers: [{name: c}]}}\n---\n" +
-      pod("api-rs-ccccc", "api-rs", "77aa") + deployment("other", 1) + pod("other-abc-ddddd", "other-abc", "xyz");
+      pod("api-rs-ccccc", "api-rs", "77aa") +
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: pod-api-rs-ccccc-1x2y3\n  namespace: ns\n"
+      "  ownerReferences:\n  - {apiVersion: v1, kind: Pod, name: api-rs-ccccc, controller: true}\n"
+      "spec:\n  queueName: q\n  podSets:\n  - name: main\n    count: 1\n    template: {spec: {containers: [{name: "
+      "c}]}}\n---\n" +
+      deployment("other", 1) + pod("other-abc-ddddd", "other-abc", "xyz");
   KUEUESIM_ASSERT_OK_AND_ASSIGN(Scenario s, LoadYaml(yaml, "export.yaml"));
   std::vector<std::string> names;
   for (const auto& wl : s.clusters[0].workloads) names.push_back(wl.meta.name);
   EXPECT_THAT(names, ::testing::UnorderedElementsAre("pod-web-0", "pod-web-5d9f8-aaaaa", "pod-web-5d9f8-bbbbb",
-                                                     "pod-api-0", "pod-api-rs-ccccc", "pod-other-0",
+                                                     "pod-api-0", "pod-api-rs-ccccc-1x2y3", "pod-other-0",
                                                      "pod-other-abc-ddddd"));
+  // The pods standing for replicas (or their exported Workload) are the
+  // Deployment's replicas, serving as the ones kueuesim makes; the pod of
+  // no Deployment stays a Pod.
+  for (const auto& wl : s.clusters[0].workloads) {
+    const bool replica = wl.meta.name != "pod-other-abc-ddddd";
+    EXPECT_EQ(WorkloadObjectKind(wl), replica ? "Deployment" : "Pod") << wl.meta.name;
+  }
   EXPECT_THAT(s.report.warnings,
               Contains(AllOf(HasSubstr("export.yaml:1: Deployment \"web\" has 2 pod(s) in the input"),
                              HasSubstr("\"web-5d9f8-aaaaa\""), HasSubstr("stand for 2 of the 3"))));
