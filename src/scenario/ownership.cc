@@ -113,21 +113,20 @@ void Ownership::Note(const std::string& cluster, std::string_view api_version, s
   record.end_sequence = end_sequence;
   if (controller != nullptr) {
     record.has_owner = true;
-    record.owner.key = Key(cluster, ns, GroupOf(ScalarOf(controller->Get("apiVersion"))),
-                           ScalarOf(controller->Get("kind")), ScalarOf(controller->Get("name")));
-    record.owner.uid = std::string(ScalarOf(controller->Get("uid")));
     record.owner.group = std::string(GroupOf(ScalarOf(controller->Get("apiVersion"))));
     record.owner.kind = std::string(ScalarOf(controller->Get("kind")));
     record.owner.name = std::string(ScalarOf(controller->Get("name")));
+    record.owner.key = Key(cluster, ns, record.owner.group, record.owner.kind, record.owner.name);
+    record.owner.uid = std::string(ScalarOf(controller->Get("uid")));
   }
   if (has_group_owner) {
     record.has_group_owner = true;
-    record.group_owner.key = Key(cluster, ns, "leaderworkerset.x-k8s.io", "LeaderWorkerSet",
-                                 ScalarOf(group_owner.Get("name")));
-    record.group_owner.uid = std::string(ScalarOf(group_owner.Get("uid")));
     record.group_owner.group = "leaderworkerset.x-k8s.io";
     record.group_owner.kind = "LeaderWorkerSet";
     record.group_owner.name = std::string(ScalarOf(group_owner.Get("name")));
+    record.group_owner.key = Key(cluster, ns, record.group_owner.group, record.group_owner.kind,
+                                 record.group_owner.name);
+    record.group_owner.uid = std::string(ScalarOf(group_owner.Get("uid")));
   }
   order_.push_back(key);
   records_.emplace(std::move(key), std::move(record));
@@ -215,7 +214,11 @@ Ownership::Dropped Ownership::Resolve() const {
   // names the Deployment as its controller, or, when it is not in the input,
   // when its name is the Deployment's name and the pod's pod-template-hash
   // label (the Deployment controller's naming).
-  std::unordered_map<std::string, std::vector<const Record*>> pods_of_deployment;
+  struct DeploymentPods {
+    int64_t count = 0;
+    const Record* first = nullptr;  // for the warning
+  };
+  std::unordered_map<std::string, DeploymentPods> pods_of_deployment;
   std::vector<std::string> deployments;  // keys, in the order their first pod came
   for (const std::string& key : order_) {
     const Record& pod = records_.at(key);
@@ -245,23 +248,25 @@ Ownership::Dropped Ownership::Resolve() const {
         dropped_jobs.count(deployment_key) != 0) {
       continue;
     }
-    std::vector<const Record*>& pods = pods_of_deployment[deployment_key];
-    if (pods.empty()) deployments.push_back(deployment_key);
-    pods.push_back(&pod);
+    DeploymentPods& pods = pods_of_deployment[deployment_key];
+    if (pods.count++ == 0) {
+      pods.first = &pod;
+      deployments.push_back(deployment_key);
+    }
     auto standing = standing_for.find(key);
     const Record& replica = standing != standing_for.end() ? *standing->second : pod;
     dropped.deployment_replicas.emplace_back(replica.first_sequence, replica.end_sequence);
   }
   for (const std::string& key : deployments) {
     const Record& deployment = records_.at(key);
-    const std::vector<const Record*>& pods = pods_of_deployment.at(key);
+    const DeploymentPods& pods = pods_of_deployment.at(key);
     const int64_t replicas = deployment.end_sequence - deployment.first_sequence;
-    const int64_t stood_for = std::min<int64_t>(replicas, static_cast<int64_t>(pods.size()));
+    const int64_t stood_for = std::min(replicas, pods.count);
     dropped.ranges.emplace_back(deployment.end_sequence - stood_for, deployment.end_sequence);
     dropped.warnings.push_back(fmt::format(
         "{}: Deployment \"{}\" has {} pod(s) in the input (first: {} \"{}\"): they are its current replicas and "
         "stand for {} of the {} replica Workload(s) it would make; {} more are made",
-        deployment.where, deployment.name, pods.size(), pods.front()->where, pods.front()->name, stood_for, replicas,
+        deployment.where, deployment.name, pods.count, pods.first->where, pods.first->name, stood_for, replicas,
         replicas - stood_for));
   }
   std::sort(dropped.ranges.begin(), dropped.ranges.end());
