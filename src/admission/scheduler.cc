@@ -246,7 +246,12 @@ void Scheduler::Nominate(std::vector<Entry>* entries, std::vector<Entry>* inadmi
     } else {
       // GetAssignments records the entry's last assignment afresh;
       // recordAssignment sets the message to Assignment.Message().
-      GetAssignments(&e, nullptr);
+      if (!ReuseNomination(&e, wl, cq)) {
+        const bool scan_from_start = !wl.last_assignment.has_value() || !wl.last_assignment->PendingFlavors();
+        GetAssignments(&e, nullptr);
+        ++nominations_assigned_;
+        NoteMemoizable(&e, wl, cq, scan_from_start);
+      }
       e.message = PendingMessage::kAssignment;
       e.nominated = true;
       continue;
@@ -254,6 +259,166 @@ void Scheduler::Nominate(std::vector<Entry>* entries, std::vector<Entry>* inadmi
     e.last_assignment = wl.last_assignment.ToOptional();
     inadmissible->push_back(std::move(e));
     entries->pop_back();
+  }
+}
+
+// --- Reusing an unchanged head's nomination (cluster::NominationMemo) ---
+//
+// Kueue assigns flavors to every head in every cycle; a StrictFIFO head that
+// cannot be admitted is assigned again in every cycle that follows, though
+// nothing it depends on may have changed. The simulation reuses the last
+// result when it provably would come out the same:
+//  - the result was NoFit, or Preempt with no workload to preempt, from a
+//    scan of the flavors from the first one, leaving none to try;
+//  - the ClusterQueue cannot preempt (withinClusterQueue and
+//    reclaimWithinCohort Never, borrowWithinCohort unset or Never), with a
+//    preemption policy that then finds no targets, fair sharing off, no
+//    topology flavor and the ConcurrentAdmission gate off: the assignment
+//    then reads only the workload, the ClusterQueue's flavors and the quota
+//    tree along the ClusterQueue's path to its root;
+//  - the workload (its scheduling hash), the tree's quotas (its quota
+//    generation) and the usage of the ClusterQueue's FRs along that path
+//    are as they were, and the workload's pending condition is the one that
+//    nomination left (UpdatePendingCondition drops the memo otherwise).
+// The entry then carries the memo's mode, borrowing, usage and NoFit
+// reason: ordering, the capacity a Preempt entry reserves for the cycle and
+// the requeue are computed from them as for a fresh entry; the pending
+// condition, which would be written the same, is left as it is.
+
+bool Scheduler::MemoizableClusterQueue(const cluster::ClusterQueueInfo& cq) const {
+  if (state_->fair_sharing_enabled() || state_->gates().concurrent_admission) return false;
+  if (preemption_ == nullptr || !preemption_->FindsNoTargetsUnderNeverPolicies()) return false;
+  const model::ClusterQueuePreemption& preemption = cq.spec->preemption;
+  if (preemption.within_cluster_queue != model::PreemptionPolicy::kNever ||
+      preemption.reclaim_within_cohort != model::PreemptionPolicy::kNever) {
+    return false;
+  }
+  if (preemption.borrow_within_cohort.has_value() &&
+      preemption.borrow_within_cohort->policy != model::BorrowWithinCohortPolicy::kNever) {
+    return false;
+  }
+  for (const auto& group : cq.groups) {
+    for (cluster::FlavorId f : group.flavors) {
+      const cluster::FlavorInfo& flavor = state_->flavor(f);
+      if (flavor.exists && !flavor.spec->topology_name.empty()) return false;
+    }
+  }
+  return true;
+}
+
+absl::InlinedVector<Amount, 4> Scheduler::PathUsage(const cluster::ClusterQueueInfo& cq) const {
+  const quota::QuotaTree& tree = state_->tree();
+  const std::vector<cluster::FrId>& frs = tree.defined_frs(cq.node);
+  absl::InlinedVector<Amount, 4> usage;
+  for (cluster::NodeId n = cq.node; n != quota::kNoNode; n = tree.parent(n)) {
+    for (cluster::FrId fr : frs) usage.push_back(tree.usage(n, fr));
+  }
+  return usage;
+}
+
+bool Scheduler::ReuseNomination(Entry* e, cluster::WorkloadRecord& wl, const cluster::ClusterQueueInfo& cq) {
+  if (!reuse_nominations_ || !wl.nomination_memo.allocated()) return false;
+  const cluster::NominationMemo& memo = *wl.nomination_memo;
+  if (!memo.valid || memo.cq != e->cq || memo.scheduling_hash != wl.scheduling_hash ||
+      memo.quota_generation != state_->tree().quota_generation() || wl.HoldsQuota() ||
+      (state_->gates().partial_admission && wl.partially_admissible) ||
+      (wl.last_assignment.has_value() && wl.last_assignment->PendingFlavors()) ||
+      !MemoizableClusterQueue(cq) || PathUsage(cq) != memo.path_usage) {
+    return false;
+  }
+  e->assignment = flavor::Assignment();
+  // (One pod-set result, without flavors, stands for the assignment's:
+  // RepresentativeMode is NoFit for an assignment without pod sets.)
+  e->assignment.pod_sets.emplace_back();
+  e->assignment.SetRepresentativeMode(memo.preempt ? AssignmentMode::kPreempt : AssignmentMode::kNoFit);
+  e->assignment.borrowing = memo.borrowing;
+  e->assignment.usage = memo.usage;
+  e->assignment.no_fit_reason = memo.no_fit_reason;
+  e->targets.clear();
+  // What a fresh assignment would record (FlavorAssigner::Assign).
+  cluster::LastAssignmentState last = memo.last_state;
+  last.cluster_queue_generation = cq.allocatable_generation;
+  last.scheduling_cycle = cycle_;
+  last.scheduling_hash = wl.scheduling_hash;
+  e->last_assignment = std::move(last);
+  e->reused = true;
+  ++nominations_reused_;
+  if (verify_reuse_) VerifyReuse(*e, wl);
+  return true;
+}
+
+void Scheduler::NoteMemoizable(Entry* e, const cluster::WorkloadRecord& wl, const cluster::ClusterQueueInfo& cq,
+                               bool scan_from_start) {
+  e->memoizable = false;
+  if (!reuse_nominations_ || !scan_from_start || wl.HoldsQuota()) return;
+  if (state_->gates().partial_admission && wl.partially_admissible) return;
+  const AssignmentMode mode = e->assignment.RepresentativeMode();
+  if (mode != AssignmentMode::kNoFit && !(mode == AssignmentMode::kPreempt && e->targets.empty())) return;
+  if (e->last_assignment.has_value() && e->last_assignment->PendingFlavors()) return;
+  if (!MemoizableClusterQueue(cq)) return;
+  e->memoizable = true;
+  e->memo_preempt = mode == AssignmentMode::kPreempt;
+  e->memo_quota_generation = state_->tree().quota_generation();
+  e->memo_path_usage = PathUsage(cq);
+}
+
+void Scheduler::StoreNominationMemo(const Entry& e, cluster::WorkloadRecord& wl) {
+  cluster::NominationMemo& memo = wl.nomination_memo.Mutable();
+  memo.valid = true;
+  memo.preempt = e.memo_preempt;  // (the requeue took the pod sets' reasons)
+  memo.cq = e.cq;
+  memo.borrowing = e.assignment.borrowing;
+  memo.no_fit_reason = e.assignment.no_fit_reason;
+  memo.scheduling_hash = wl.scheduling_hash;
+  memo.quota_generation = e.memo_quota_generation;
+  memo.path_usage = e.memo_path_usage;
+  memo.usage = e.assignment.usage;
+  memo.last_state = *wl.last_assignment;
+}
+
+void Scheduler::VerifyReuse(const Entry& reused, const cluster::WorkloadRecord& wl) {
+  Entry fresh;
+  fresh.workload = reused.workload;
+  fresh.cq = reused.cq;
+  fresh.is_preemptor = reused.is_preemptor;
+  // GetAssignments may drop the recorded last assignment: kept as it was.
+  std::optional<cluster::LastAssignmentState> saved = wl.last_assignment.ToOptional();
+  GetAssignments(&fresh, nullptr);
+  state_->workload(reused.workload).last_assignment = std::move(saved);
+  const flavor::Assignment& a = fresh.assignment;
+  const AssignmentMode mode = a.RepresentativeMode();
+  std::string difference;
+  if (mode != reused.assignment.RepresentativeMode() || !fresh.targets.empty()) {
+    difference = fmt::format("mode {} with {} target(s), reused {}", flavor::AssignmentModeName(mode),
+                             fresh.targets.size(),
+                             flavor::AssignmentModeName(reused.assignment.RepresentativeMode()));
+  } else if (a.borrowing != reused.assignment.borrowing) {
+    difference = fmt::format("borrowing {}, reused {}", a.borrowing, reused.assignment.borrowing);
+  } else if (a.usage != reused.assignment.usage) {
+    difference = "the quota usage";
+  } else if (a.no_fit_reason != reused.assignment.no_fit_reason) {
+    difference = "the NoFit reason";
+  } else if (!fresh.last_assignment.has_value() ||
+             fresh.last_assignment->last_tried_flavor_idx != reused.last_assignment->last_tried_flavor_idx) {
+    difference = "the flavors tried";
+  } else {
+    // The condition a fresh entry would write (ProcessEntry, Requeue).
+    cluster::PendingCondition next;
+    next.reason = mode == AssignmentMode::kNoFit ? Reason(a.no_fit_reason) : Reason(QuotaReservedReason::kWaitingForQuota);
+    next.message = PendingMessage::kAssignment;
+    next.pod_sets = fresh.assignment.TakeReasons();
+    // (UpdatePendingCondition writes no condition without a reason.)
+    if (next.has_condition() && !wl.pending->SameAs(next)) {
+      const cluster::PendingCondition& current = *wl.pending;
+      difference = fmt::format("the pending condition (reason {} message {} count {} pod sets {}, fresh {} {} {} {})",
+                               static_cast<int>(current.reason), static_cast<int>(current.message), current.count,
+                               current.pod_sets.size(), static_cast<int>(next.reason),
+                               static_cast<int>(next.message), next.count, next.pod_sets.size());
+    }
+  }
+  if (!difference.empty() && reuse_mismatch_.empty()) {
+    reuse_mismatch_ = fmt::format("cycle {}: Workload \"{}\": the reused nomination differs from a fresh one in {}",
+                                  cycle_, wl.key, difference);
   }
 }
 
@@ -324,6 +489,7 @@ void Scheduler::ProcessEntry(Entry* e, CycleResult* result) {
       }
     }
     state_->workload(e->workload).last_assignment.reset();
+    e->memoizable = false;
     GetAssignments(e, &mapping);
     for (WorkloadId v : removed) snapshot_->AddWorkload(v);
     if (needs_overlap_recompute && e->assignment.RepresentativeMode() == AssignmentMode::kFit) {
@@ -600,10 +766,15 @@ void Scheduler::Requeue(Entry* e, CycleResult* result) {
     e->requeue_reason = RequeueReason::kFailedAfterNomination;
   }
   cluster::WorkloadRecord& wl = state_->workload(e->workload);
-  wl.last_assignment = std::move(e->last_assignment);
+  if (wl.last_assignment.has_value() && e->last_assignment.has_value()) {
+    *wl.last_assignment = std::move(*e->last_assignment);  // (no new box per cycle)
+  } else {
+    wl.last_assignment = std::move(e->last_assignment);
+  }
   // requeueAndUpdate: the QuotaReserved=False condition (not for a second
-  // pass: the workload holds its quota).
-  if (!wl.HoldsQuota()) {
+  // pass: the workload holds its quota). A reused nomination would write
+  // the condition it has (see NominationMemo).
+  if (!wl.HoldsQuota() && !e->reused) {
     cluster::PendingCondition next;
     next.reason = e->qr_reason;
     next.message = e->message;
@@ -613,6 +784,10 @@ void Scheduler::Requeue(Entry* e, CycleResult* result) {
     }
     if (cluster::UpdatePendingCondition(*state_, &wl, std::move(next), now_)) {
       result->pending_changed.push_back(e->workload);
+    }
+    if (e->memoizable && wl.last_assignment.has_value() && (e->requeue_reason == RequeueReason::kNoFit ||
+                          e->requeue_reason == RequeueReason::kPreemptionNoCandidates)) {
+      StoreNominationMemo(*e, wl);
     }
   }
   const bool pending_flavors = wl.last_assignment.has_value() && wl.last_assignment->PendingFlavors();

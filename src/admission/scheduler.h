@@ -81,6 +81,19 @@ class Scheduler : public flavor::PreemptionOracle {
 
   int64_t cycles_run() const { return cycle_; }
 
+  // Reuse of an unchanged head's last nomination (cluster::NominationMemo),
+  // on by default: the decisions are the same either way (off, every head
+  // is assigned flavors afresh in every cycle, as Kueue does).
+  void set_reuse_nominations(bool on) { reuse_nominations_ = on; }
+  // Check mode (--check-invariants): every reuse is also computed afresh
+  // and compared; the first difference is kept for reuse_mismatch().
+  void set_verify_reuse(bool on) { verify_reuse_ = on; }
+  // "" while every reuse agreed with a fresh nomination.
+  const std::string& reuse_mismatch() const { return reuse_mismatch_; }
+  // Heads whose nomination was reused, and assigned afresh (for tests).
+  int64_t nominations_reused() const { return nominations_reused_; }
+  int64_t nominations_assigned() const { return nominations_assigned_; }
+
   // flavor::PreemptionOracle
   std::pair<flavor::PreemptionPossibility, int> SimulatePreemption(CqId cq, WorkloadId workload,
                                                                    cluster::FrId fr,
@@ -114,6 +127,14 @@ class Scheduler : public flavor::PreemptionOracle {
     cluster::QuotaReservedReason qr_reason = cluster::QuotaReservedReason::kNone;
     cluster::PendingMessage message = cluster::PendingMessage::kNone;
     int32_t preempted = 0;
+    // Nominated from the workload's NominationMemo (no flavor assignment).
+    bool reused = false;
+    // A fresh nomination that may be memoized when the cycle requeues it
+    // (ReusableNomination), with the quota state it saw.
+    bool memoizable = false;
+    bool memo_preempt = false;  // Preempt with no targets (else NoFit)
+    uint64_t memo_quota_generation = 0;
+    absl::InlinedVector<Amount, 4> memo_path_usage;
     void SetPending(cluster::QuotaReservedReason reason, cluster::PendingMessage m) {
       qr_reason = reason;
       message = m;
@@ -143,6 +164,16 @@ class Scheduler : public flavor::PreemptionOracle {
     return state_->gates().unadmitted_workloads_observability ? granular : fallback;
   }
   void AddTemporaryUsage(CqId cq, Usage usage);
+  // NominationMemo: whether a head of `cq` depends only on quotas and on
+  // the usage on its path to the root; the usage it sees now; the reuse
+  // and the memo.
+  bool MemoizableClusterQueue(const cluster::ClusterQueueInfo& cq) const;
+  absl::InlinedVector<Amount, 4> PathUsage(const cluster::ClusterQueueInfo& cq) const;
+  bool ReuseNomination(Entry* e, cluster::WorkloadRecord& wl, const cluster::ClusterQueueInfo& cq);
+  void NoteMemoizable(Entry* e, const cluster::WorkloadRecord& wl, const cluster::ClusterQueueInfo& cq,
+                      bool scan_from_start);
+  void StoreNominationMemo(const Entry& e, cluster::WorkloadRecord& wl);
+  void VerifyReuse(const Entry& reused, const cluster::WorkloadRecord& wl);
 
   cluster::ClusterState* state_;
   queue::QueueManager* queues_;
@@ -161,6 +192,11 @@ class Scheduler : public flavor::PreemptionOracle {
   // Usage added to the snapshot for the cycle only.
   std::vector<std::pair<CqId, cluster::FrAmountList>> temporary_usage_;
   std::vector<WorkloadId> admitted_in_cycle_;
+  bool reuse_nominations_ = true;
+  bool verify_reuse_ = false;
+  std::string reuse_mismatch_;
+  int64_t nominations_reused_ = 0;
+  int64_t nominations_assigned_ = 0;
 };
 
 }  // namespace kueuesim::admission

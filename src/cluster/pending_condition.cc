@@ -267,6 +267,9 @@ bool UpdatePendingCondition(const ClusterState& /*state*/, WorkloadRecord* wl, P
                             SimTime now) {
   if (!next.has_condition()) return false;
   if (wl->pending->SameAs(next)) return false;
+  // Another condition: a reused nomination would no longer leave it as a
+  // fresh one does.
+  if (wl->nomination_memo.allocated()) wl->nomination_memo.Mutable().valid = false;
   PendingCondition& current = wl->pending.Mutable();
   // The same reasons in another order word the same message (Kueue sorts
   // them): Kueue's condition, a string, would not change then. (Compared

@@ -149,6 +149,9 @@ void Restore(SchedulingSnapshot* snapshot, const std::vector<PreemptionTarget>& 
 class KueuePreemptor : public PreemptionPolicy {
  public:
   std::string_view Name() const override { return "kueue"; }
+  // ClassicalPreemptions collects candidates only under a policy other than
+  // Never.
+  bool FindsNoTargetsUnderNeverPolicies() const override { return true; }
 
   std::vector<PreemptionTarget> GetTargets(const PreemptionRequest& request,
                                            SchedulingSnapshot& snapshot) override {

@@ -46,6 +46,7 @@ NodeId QuotaTree::AddNode(std::string name, bool is_cluster_queue) {
   data.is_cluster_queue = is_cluster_queue;
   nodes_.push_back(std::move(data));
   GrowStorage();
+  ++quota_generation_;
   return static_cast<NodeId>(nodes_.size() - 1);
 }
 
@@ -58,10 +59,12 @@ void QuotaTree::GrowStorage() {
 
 void QuotaTree::SetParent(NodeId child, NodeId parent) {
   nodes_[static_cast<size_t>(child)].parent = parent;
+  ++quota_generation_;
 }
 
 void QuotaTree::SetQuota(NodeId n, FrId fr, const FrQuota& quota) {
   quotas_[Index(n, fr)] = quota;
+  ++quota_generation_;
   auto& own = nodes_[static_cast<size_t>(n)].own_frs;
   if (std::find(own.begin(), own.end(), fr) == own.end()) own.push_back(fr);
 }
@@ -73,6 +76,7 @@ void QuotaTree::UpdateQuota(NodeId n, FrId fr, const FrQuota& quota) {
 }
 
 void QuotaTree::Finalize() {
+  ++quota_generation_;
   for (auto& data : nodes_) {
     data.child_cqs.clear();
     data.child_cohorts.clear();

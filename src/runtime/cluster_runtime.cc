@@ -131,6 +131,16 @@ ClusterRuntime::~ClusterRuntime() = default;
 
 int64_t ClusterRuntime::cycle() const { return scheduler_->cycles_run(); }
 
+void ClusterRuntime::set_reuse_nominations(bool on) { scheduler_->set_reuse_nominations(on); }
+void ClusterRuntime::set_verify_nomination_reuse(bool on) { scheduler_->set_verify_reuse(on); }
+int64_t ClusterRuntime::nominations_reused() const { return scheduler_->nominations_reused(); }
+int64_t ClusterRuntime::nominations_assigned() const { return scheduler_->nominations_assigned(); }
+
+absl::Status ClusterRuntime::NominationReuseCheck() const {
+  if (scheduler_->reuse_mismatch().empty()) return absl::OkStatus();
+  return Internal(scheduler_->reuse_mismatch());
+}
+
 UnixMicros ClusterRuntime::WallNow() const { return state_->WallTime(engine_->now()); }
 
 void ClusterRuntime::Emit(EventType type, WorkloadId id, CqId cq, WorkloadId preemptor,

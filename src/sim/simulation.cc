@@ -291,6 +291,16 @@ void Simulation::EnableInvariantChecks() {
   checker_ = std::make_unique<InvariantChecker>(std::move(states));
   for (const auto& runtime : runtimes_) {
     const std::string cluster_name = runtime->state().name();
+    runtime->set_verify_nomination_reuse(true);
+    const runtime::ClusterRuntime* checked = runtime.get();
+    checker_->AddCheck([checked, cluster_name](const std::string& where) {
+      absl::Status status = checked->NominationReuseCheck();
+      if (status.ok()) return status;
+      status = absl::InternalError(fmt::format("invariant violated: a reused nomination is what a fresh one "
+                                               "finds ({}): {}",
+                                               where, StatusMessage(status)));
+      return cluster_name.empty() ? status : Annotate(status, fmt::format("cluster \"{}\"", cluster_name));
+    });
     for (const auto& lws : runtime->lws_controllers()) {
       const runtime::LwsController* controller = lws.get();
       checker_->AddCheck([controller, cluster_name](const std::string& where) {

@@ -161,6 +161,28 @@ struct LastAssignmentState {
   int32_t NextFlavorToTry(size_t pod_set, ResourceId resource) const;
 };
 
+// What a head's last nomination found when it could not be admitted (no
+// flavor fit: NoFit, or Preempt with no workload to preempt) and the result
+// depended only on its ClusterQueue's quotas and on the usage along the
+// ClusterQueue's path to its root (admission/scheduler.cc says when). While
+// those, the workload and its pending condition are unchanged, nominating it
+// again finds the same, and the scheduler reuses this instead of assigning
+// flavors again.
+struct NominationMemo {
+  bool valid = false;
+  bool preempt = false;  // Preempt mode with no targets (else NoFit)
+  CqId cq = kNone;
+  int32_t borrowing = 0;
+  QuotaReservedReason no_fit_reason = QuotaReservedReason::kNone;
+  uint64_t scheduling_hash = 0;
+  uint64_t quota_generation = 0;
+  // Usage of the ClusterQueue's FRs (defined_frs) at the ClusterQueue, then
+  // at each cohort up to the root, as the nomination saw it.
+  absl::InlinedVector<Amount, 4> path_usage;
+  FrAmountList usage;  // the assignment's quota usage
+  LastAssignmentState last_state;
+};
+
 // Whether a queue holds the workload: kQueued is active or parked (the
 // queue manager's Placement tells which), kInflight popped by the current
 // cycle.
@@ -284,6 +306,9 @@ struct WorkloadRecord {
   // no condition until one is written): a loaded cluster's workloads have
   // none until a cycle looks at them, and those that never wait never do.
   LazyBox<PendingCondition> pending;
+  // The last nomination, when the scheduler may reuse it (see
+  // NominationMemo); made on first use.
+  LazyBox<NominationMemo> nomination_memo;
   // Queue-order timestamp (workload.Ordering.GetQueueOrderTimestamp).
   UnixMicros queue_order_timestamp = 0;
   // Requeue state (status.requeueState) and the Requeued condition (its

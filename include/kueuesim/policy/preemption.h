@@ -54,6 +54,13 @@ class PreemptionPolicy {
   // cannot fit by preemption.
   virtual std::vector<PreemptionTarget> GetTargets(const PreemptionRequest& request,
                                                    cluster::SchedulingSnapshot& snapshot) = 0;
+  // Whether GetTargets finds no target, whatever the state, for a
+  // ClusterQueue whose withinClusterQueue and reclaimWithinCohort are Never
+  // and whose borrowWithinCohort is unset or Never, with fair sharing off
+  // (Kueue's classical preemption does). The scheduler then reuses an
+  // unchanged head's last nomination (NominationMemo); a policy that may
+  // preempt there returns false, the default.
+  virtual bool FindsNoTargetsUnderNeverPolicies() const { return false; }
 };
 
 // Kueue's preemptor: fair sharing (with the Configuration's strategies) when

@@ -40,6 +40,7 @@ struct FrQuota {
 struct FrAmount {
   FrId fr = 0;
   Amount amount = 0;
+  bool operator==(const FrAmount& other) const = default;
 };
 
 // Quota amounts by FR, as the admission path passes them around: a workload
@@ -76,7 +77,10 @@ class QuotaTree {
   NodeId AddNode(std::string name, bool is_cluster_queue);
   void SetParent(NodeId child, NodeId parent);
   void SetQuota(NodeId node, FrId fr, const FrQuota& quota);
-  void SetFairWeight(NodeId node, double weight) { nodes_[static_cast<size_t>(node)].fair_weight = weight; }
+  void SetFairWeight(NodeId node, double weight) {
+    nodes_[static_cast<size_t>(node)].fair_weight = weight;
+    ++quota_generation_;
+  }
   // Computes subtree quotas, heights and child lists. REQUIRES: no cycles.
   void Finalize();
 
@@ -98,6 +102,10 @@ class QuotaTree {
   // cohort, every FR of its subtree), sorted.
   const std::vector<FrId>& defined_frs(NodeId n) const { return node(n).defined_frs; }
   ResourceId fr_resource(FrId fr) const { return fr_resource_[static_cast<size_t>(fr)]; }
+
+  // Changes with every change of structure, quota, limit or weight (not of
+  // usage): what a reader derived from them holds while it is unchanged.
+  uint64_t quota_generation() const { return quota_generation_; }
 
   // --- Quotas and usage ---
   const FrQuota& quota(NodeId n, FrId fr) const { return quotas_[Index(n, fr)]; }
@@ -174,6 +182,7 @@ class QuotaTree {
   std::vector<FrQuota> quotas_;
   std::vector<Amount> subtree_quota_;
   std::vector<Amount> usage_;
+  uint64_t quota_generation_ = 1;
 };
 
 }  // namespace kueuesim::quota

@@ -164,6 +164,18 @@ class ClusterRuntime : public engine::EventHandler {
   const RuntimeCounters& counters() const { return counters_; }
   int64_t cycle() const;
 
+  // The scheduler's reuse of an unchanged head's last nomination
+  // (cluster::NominationMemo; on by default, the same decisions either way).
+  // Off: every head is assigned flavors afresh in every cycle. Verify: each
+  // reuse is also computed afresh and compared; the first difference is
+  // returned by NominationReuseCheck (the invariant checks fail on it).
+  void set_reuse_nominations(bool on);
+  void set_verify_nomination_reuse(bool on);
+  absl::Status NominationReuseCheck() const;
+  // Heads whose nomination was reused, and assigned afresh.
+  int64_t nominations_reused() const;
+  int64_t nominations_assigned() const;
+
   // Schedules the arrival of every workload of the spec; admits the ones
   // already admitted in their status. Call once, at time 0.
   absl::Status Start();
