@@ -285,7 +285,16 @@ void Scheduler::Nominate(std::vector<Entry>* entries, std::vector<Entry>* inadmi
 // the requeue are computed from them as for a fresh entry; the pending
 // condition, which would be written the same, is left as it is.
 
-bool Scheduler::MemoizableClusterQueue(const cluster::ClusterQueueInfo& cq) const {
+bool Scheduler::MemoizableClusterQueue(CqId id) {
+  // What it depends on is fixed for the run (gates, configuration, policy,
+  // the ClusterQueue's preemption and flavors): computed once per queue.
+  const size_t index = static_cast<size_t>(id);
+  if (index >= memoizable_cq_.size()) memoizable_cq_.resize(index + 1, -1);
+  if (memoizable_cq_[index] < 0) memoizable_cq_[index] = ComputeMemoizable(state_->cq(id)) ? 1 : 0;
+  return memoizable_cq_[index] == 1;
+}
+
+bool Scheduler::ComputeMemoizable(const cluster::ClusterQueueInfo& cq) const {
   if (state_->fair_sharing_enabled() || state_->gates().concurrent_admission) return false;
   if (preemption_ == nullptr || !preemption_->FindsNoTargetsUnderNeverPolicies()) return false;
   const model::ClusterQueuePreemption& preemption = cq.spec->preemption;
@@ -323,7 +332,7 @@ bool Scheduler::ReuseNomination(Entry* e, cluster::WorkloadRecord& wl, const clu
       memo.quota_generation != state_->tree().quota_generation() || wl.HoldsQuota() ||
       (state_->gates().partial_admission && wl.partially_admissible) ||
       (wl.last_assignment.has_value() && wl.last_assignment->PendingFlavors()) ||
-      !MemoizableClusterQueue(cq) || PathUsage(cq) != memo.path_usage) {
+      !MemoizableClusterQueue(e->cq) || PathUsage(cq) != memo.path_usage) {
     return false;
   }
   e->assignment = flavor::Assignment();
@@ -350,12 +359,11 @@ bool Scheduler::ReuseNomination(Entry* e, cluster::WorkloadRecord& wl, const clu
 void Scheduler::NoteMemoizable(Entry* e, const cluster::WorkloadRecord& wl, const cluster::ClusterQueueInfo& cq,
                                bool scan_from_start) {
   e->memoizable = false;
-  if (!reuse_nominations_ || !scan_from_start || wl.HoldsQuota()) return;
+  if (!reuse_nominations_ || !scan_from_start || wl.HoldsQuota() || !MemoizableClusterQueue(e->cq)) return;
   if (state_->gates().partial_admission && wl.partially_admissible) return;
   const AssignmentMode mode = e->assignment.RepresentativeMode();
   if (mode != AssignmentMode::kNoFit && !(mode == AssignmentMode::kPreempt && e->targets.empty())) return;
   if (e->last_assignment.has_value() && e->last_assignment->PendingFlavors()) return;
-  if (!MemoizableClusterQueue(cq)) return;
   e->memoizable = true;
   e->memo_preempt = mode == AssignmentMode::kPreempt;
   e->memo_quota_generation = state_->tree().quota_generation();

@@ -167,7 +167,8 @@ class Scheduler : public flavor::PreemptionOracle {
   // NominationMemo: whether a head of `cq` depends only on quotas and on
   // the usage on its path to the root; the usage it sees now; the reuse
   // and the memo.
-  bool MemoizableClusterQueue(const cluster::ClusterQueueInfo& cq) const;
+  bool MemoizableClusterQueue(CqId cq);
+  bool ComputeMemoizable(const cluster::ClusterQueueInfo& cq) const;
   absl::InlinedVector<Amount, 4> PathUsage(const cluster::ClusterQueueInfo& cq) const;
   bool ReuseNomination(Entry* e, cluster::WorkloadRecord& wl, const cluster::ClusterQueueInfo& cq);
   void NoteMemoizable(Entry* e, const cluster::WorkloadRecord& wl, const cluster::ClusterQueueInfo& cq,
@@ -193,6 +194,7 @@ class Scheduler : public flavor::PreemptionOracle {
   std::vector<std::pair<CqId, cluster::FrAmountList>> temporary_usage_;
   std::vector<WorkloadId> admitted_in_cycle_;
   bool reuse_nominations_ = true;
+  std::vector<int8_t> memoizable_cq_;  // by CqId: -1 not computed yet, 0 no, 1 yes
   bool verify_reuse_ = false;
   std::string reuse_mismatch_;
   int64_t nominations_reused_ = 0;
