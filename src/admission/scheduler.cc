@@ -219,9 +219,11 @@ void Scheduler::Nominate(std::vector<Entry>* entries, std::vector<Entry>* inadmi
     e.is_preemptor = head.is_preemptor;
     cluster::WorkloadRecord& wl = state_->workload(head.workload);
     const cluster::ClusterQueueInfo& cq = state_->cq(head.cq);
+    // The input's check states, until the workload first holds quota in the
+    // run (the runtime's own check states take over from there).
     bool failed_checks = false;
     for (const auto& [name, check_state] : wl.spec->rare->admission_check_states) {
-      if (check_state == "Retry" || check_state == "Rejected") failed_checks = true;
+      if (wl.first_reserved_at < 0 && (check_state == "Retry" || check_state == "Rejected")) failed_checks = true;
     }
     if (failed_checks) {
       // Not nominated: "The workload has failed admission checks".

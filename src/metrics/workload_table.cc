@@ -125,7 +125,10 @@ void WorkloadTableWriter::OnEvent(const cluster::SimEvent& event) {
     case EventType::kAdmittedAtStart: {
       const cluster::WorkloadRecord& wl = event.cluster->workload(event.workload);
       if (row.quota_reserved < 0) row.quota_reserved = now;
-      if (event.type == EventType::kAdmittedAtStart && row.admitted < 0) row.admitted = now;
+      if (event.type == EventType::kAdmittedAtStart && event.reason != cluster::kAwaitingAdmissionReason &&
+          row.admitted < 0) {
+        row.admitted = now;
+      }
       if (event.cq != cluster::kNone) row.cluster_queue = event.cluster->cq(event.cq).name;
       row.flavors = FlavorsOf(*event.cluster, wl);
       row.status = "running";

@@ -188,6 +188,7 @@ absl::Status ClusterRuntime::Start() {
       const bool scale_down = count_after_reclaim < admitted_count && admitted_count > 0;
       out.count = scale_down ? count_after_reclaim : admitted_count;
       out.topology_assignment = psa.topology_assignment;
+      out.delayed_topology_pending = psa.delayed_topology_pending;
       for (const auto& [resource_name, flavor_name] : psa.flavors) {
         ResourceId resource = state_->FindResource(resource_name);
         FlavorId flavor = state_->FindFlavor(flavor_name);
@@ -216,6 +217,17 @@ absl::Status ClusterRuntime::Start() {
     wl.admission = std::move(state);
     wl.quota_reserved_at = wl.spec->rare->quota_reserved_time.value_or(state_->start_time());
     wl.first_reserved_at = 0;
+    if (InputAwaitsAdmission(wl)) {
+      // QuotaReserved in the input, its admission checks (or its topology)
+      // not done: its pods wait for the admission (OnInputChecks, once every
+      // cluster has started).
+      wl.phase = WorkloadPhase::kQuotaReserved;
+      engine_->Schedule(0, this, kInputChecks, id, wl.run_generation);
+      Emit(EventType::kAdmittedAtStart, id, cq, kNone, cluster::kAwaitingAdmissionReason);
+      continue;
+    }
+    // Admitted in the input (or only QuotaReserved with nothing left to wait
+    // for, as in the instant before the workload controller admits it).
     wl.phase = wl.spec->rare->admitted_time.has_value() ? WorkloadPhase::kAdmitted
                                                   : WorkloadPhase::kQuotaReserved;
     wl.admitted_at = 0;
@@ -426,6 +438,9 @@ void ClusterRuntime::HandleEvent(int32_t kind, int64_t a, int64_t b) {
       break;
     case kCheckRetryEviction:
       OnCheckRetryEviction(id, generation);
+      break;
+    case kInputChecks:
+      OnInputChecks(id, generation);
       break;
     case kDelayedPodStart: {
       WorkloadRecord& wl = state_->workload(id);
@@ -648,8 +663,20 @@ void ClusterRuntime::OnReserved(WorkloadId id) {
   // flavors (workload.AdmissionChecksForWorkload) start Pending; without a
   // controller in the simulation to answer, such a workload stays at
   // QuotaReserved.
-  const ClusterQueueInfo& cq = state_->cq(wl.admission->cq);
   if (wl.rare.allocated()) wl.rare.Mutable().checks.clear();
+  for (int32_t check : ApplicableChecks(wl)) wl.rare.Mutable().checks.push_back({check, CheckState::kPending});
+  if (wl.rare->checks.empty()) {
+    Admit(id);
+    return;
+  }
+  OpenCheckWaits(id);
+  wl.runs_remotely = RemoteController(wl) != nullptr;
+  AskCheckControllers(id);
+}
+
+std::vector<int32_t> ClusterRuntime::ApplicableChecks(const WorkloadRecord& wl) const {
+  std::vector<int32_t> checks;
+  const ClusterQueueInfo& cq = state_->cq(wl.admission->cq);
   for (const auto& ref : cq.spec->admission_checks) {
     bool applies = ref.on_flavors.empty();
     for (const auto& ps : wl.admission->pod_sets) {
@@ -658,21 +685,72 @@ void ClusterRuntime::OnReserved(WorkloadId id) {
                                        state_->flavor(entry.flavor).name) != ref.on_flavors.end();
       }
     }
-    if (!applies) continue;
-    const int32_t check = FindAdmissionCheck(ref.name);
-    wl.rare.Mutable().checks.push_back({check, CheckState::kPending});
+    if (applies) checks.push_back(FindAdmissionCheck(ref.name));
   }
-  if (wl.rare->checks.empty()) {
-    Admit(id);
+  return checks;
+}
+
+CheckState ClusterRuntime::InputCheckState(const WorkloadRecord& wl, int32_t check) const {
+  if (check == kNone) return CheckState::kPending;
+  const std::string& name = admission_checks_[static_cast<size_t>(check)].meta.name;
+  for (const auto& [listed, state] : wl.spec->rare->admission_check_states) {
+    if (listed != name) continue;
+    if (state == "Ready") return CheckState::kReady;
+    if (state == "Retry") return CheckState::kRetry;
+    if (state == "Rejected") return CheckState::kRejected;
+    return CheckState::kPending;
+  }
+  return CheckState::kPending;
+}
+
+bool ClusterRuntime::InputAwaitsAdmission(const WorkloadRecord& wl) const {
+  if (wl.spec->rare->admitted_time.has_value()) return false;
+  for (const auto& ps : wl.admission->pod_sets) {
+    if (ps.delayed_topology_pending && state_->tas() != nullptr) return true;
+  }
+  for (int32_t check : ApplicableChecks(wl)) {
+    if (InputCheckState(wl, check) != CheckState::kReady) return true;
+  }
+  return false;
+}
+
+void ClusterRuntime::OnInputChecks(WorkloadId id, uint32_t generation) {
+  WorkloadRecord& wl = state_->workload(id);
+  if (generation != wl.run_generation || !wl.admission.has_value() || wl.evicted ||
+      wl.phase != WorkloadPhase::kQuotaReserved) {
+    return;
+  }
+  // As the workload controller finds it: the checks with their states.
+  if (wl.rare.allocated()) wl.rare.Mutable().checks.clear();
+  for (int32_t check : ApplicableChecks(wl)) {
+    wl.rare.Mutable().checks.push_back({check, InputCheckState(wl, check)});
+  }
+  const auto any = [&](CheckState state) {
+    return std::any_of(wl.rare->checks.begin(), wl.rare->checks.end(),
+                       [state](const cluster::AdmissionCheckStatus& s) { return s.state == state; });
+  };
+  if (!any(CheckState::kPending) && !any(CheckState::kRetry) && !any(CheckState::kRejected)) {
+    // Every check Ready: the topology's second pass, then the admission.
+    AdmitOrSecondPass(id);
     return;
   }
   OpenCheckWaits(id);
   wl.runs_remotely = RemoteController(wl) != nullptr;
+  if (any(CheckState::kRetry) || any(CheckState::kRejected)) {
+    // reconcileCheckBasedEviction.
+    EvictForChecks(id);
+    return;
+  }
+  AskCheckControllers(id);
+}
+
+void ClusterRuntime::AskCheckControllers(WorkloadId id) {
+  const WorkloadRecord& wl = state_->workload(id);
   const uint32_t generation = wl.run_generation;
   // Copy: a controller may answer at once and change the list.
   const std::vector<cluster::AdmissionCheckStatus> checks = wl.rare->checks;
   for (const auto& status : checks) {
-    if (status.check == kNone) continue;
+    if (status.check == kNone || status.state != CheckState::kPending) continue;
     AdmissionCheckController* controller = check_controllers_[static_cast<size_t>(status.check)];
     if (controller == nullptr) continue;
     controller->OnCheckPending(id, status.check);

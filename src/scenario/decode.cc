@@ -443,6 +443,13 @@ absl::StatusOr<model::Admission> DecodeAdmission(const FieldReader& field) {
       KUEUESIM_ASSIGN_OR_RETURN(assignment.topology_assignment,
                                 DecodeTopologyAssignment(item.Field("topologyAssignment")));
     }
+    KUEUESIM_ASSIGN_OR_RETURN(auto delayed, item.Field("delayedTopologyRequest").OptString());
+    if (delayed.has_value() && *delayed != "Pending" && *delayed != "Ready") {
+      return item.Field("delayedTopologyRequest").Error(
+          fmt::format("unknown value \"{}\" (valid: Pending, Ready)", *delayed));
+    }
+    // Pending until the second pass gives the pod set its topology.
+    assignment.delayed_topology_pending = delayed == "Pending" && !assignment.topology_assignment.has_value();
     admission.pod_set_assignments.push_back(std::move(assignment));
   }
   return admission;

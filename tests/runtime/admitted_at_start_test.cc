@@ -233,5 +233,185 @@ spec:
   EXPECT_THAT(Reserved(yaml), ElementsAre("0.0 ns/older"));
 }
 
+// "<seconds> <event> <workload>" for the events of every workload (for
+// Admitted: "+topology" when its admission has a topology assignment).
+class LifecycleRecorder : public cluster::EventSink {
+ public:
+  void OnEvent(const cluster::SimEvent& event) override {
+    if (event.workload == cluster::kNone || !event.object.empty()) return;
+    if (event.type == cluster::EventType::kPending) return;
+    const cluster::WorkloadRecord& wl = event.cluster->workload(event.workload);
+    std::string line = fmt::format("{} {} {}", FormatSeconds(event.time), cluster::EventTypeName(event.type), wl.key);
+    if (!event.reason.empty()) line += fmt::format(" ({})", event.reason);
+    if (event.type == cluster::EventType::kAdmitted && wl.admission.has_value()) {
+      bool placed = true;
+      for (const auto& ps : wl.admission->pod_sets) placed = placed && ps.topology_assignment.has_value();
+      if (placed) line += " +topology";
+    }
+    lines.push_back(std::move(line));
+  }
+  std::vector<std::string> lines;
+};
+
+std::vector<std::string> Lifecycle(const std::string& yaml) {
+  auto scenario = testing::LoadYaml(yaml, "checks.yaml");
+  EXPECT_TRUE(scenario.ok()) << scenario.status();
+  if (!scenario.ok()) return {};
+  static const policy::PolicyRegistry builtins = policy::PolicyRegistry::WithBuiltins();
+  auto simulation = sim::Simulation::Create(*scenario, builtins);
+  EXPECT_TRUE(simulation.ok()) << simulation.status();
+  if (!simulation.ok()) return {};
+  LifecycleRecorder recorder;
+  (*simulation)->AddEventSink(&recorder);
+  sim::RunOptions options;
+  options.check_invariants = true;
+  absl::Status status = (*simulation)->Run(options);
+  EXPECT_TRUE(status.ok()) << status;
+  return recorder.lines;
+}
+
+// ClusterQueue "cq" (8 GPUs of flavor "gpu"), its AdmissionCheck
+// "approval" answered Ready 10 minutes after each quota reservation
+// (declared), no startup delay; Workload "held" (4 GPUs, 1 h) QuotaReserved
+// in its input with `checks` as its status.admissionChecks.
+std::string HeldByCheck(const std::string& checks) {
+  return fmt::format(R"(apiVersion: kueuesim.io/v1alpha1
+kind: Simulation
+metadata: {{name: sim}}
+spec: {{defaultStartupDelay: 0s}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {{name: gpu}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: AdmissionCheck
+metadata:
+  name: approval
+  annotations: {{kueuesim.io/check-delay: 10m}}
+spec: {{controllerName: example.com/approval}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {{name: cq}}
+spec:
+  namespaceSelector: {{}}
+  admissionChecks: [approval]
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors:
+    - name: gpu
+      resources:
+      - {{name: nvidia.com/gpu, nominalQuota: "8"}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {{name: lq, namespace: ns}}
+spec: {{clusterQueue: cq}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata:
+  name: held
+  namespace: ns
+  creationTimestamp: '2025-01-01T00:00:00Z'
+  annotations: {{kueuesim.io/duration: 1h}}
+spec:
+  queueName: lq
+  podSets:
+  - name: main
+    count: 1
+    template:
+      spec:
+        containers:
+        - name: c
+          resources: {{requests: {{nvidia.com/gpu: '4'}}}}
+status:
+  admission:
+    clusterQueue: cq
+    podSetAssignments:
+    - name: main
+      flavors: {{nvidia.com/gpu: gpu}}
+      resourceUsage: {{nvidia.com/gpu: '4'}}
+      count: 1
+  conditions:
+  - {{type: QuotaReserved, status: 'True', reason: QuotaReserved, message: reserved}}
+{})",
+                     checks);
+}
+
+// Setup: "held" is QuotaReserved in its input, its check Pending.
+// Invariant: as in Kueue, its pods wait for the admission: it holds its
+// quota from time 0, the check's controller answers 10 minutes later (the
+// declared delay, from the start of the run), the workload is admitted
+// then and runs its hour from there.
+TEST(InputReservationTest, PendingCheckHoldsThePodsUntilItIsReady) {
+  EXPECT_THAT(Lifecycle(HeldByCheck("  admissionChecks:\n  - {name: approval, state: Pending}\n")),
+              ElementsAre("0.0 AdmittedAtStart ns/held (QuotaReserved)", "600.0 Admitted ns/held",
+                          "600.0 PodsReady ns/held", "4200.0 QuotaReleased ns/held",
+                          "4200.0 Finished ns/held"));
+  // A check the status does not list yet is Pending.
+  EXPECT_THAT(Lifecycle(HeldByCheck("")),
+              ElementsAre("0.0 AdmittedAtStart ns/held (QuotaReserved)", "600.0 Admitted ns/held",
+                          "600.0 PodsReady ns/held", "4200.0 QuotaReleased ns/held",
+                          "4200.0 Finished ns/held"));
+}
+
+// Setup: "held" is QuotaReserved with its check already Ready (exported in
+// the instant before Kueue admitted it).
+// Invariant: nothing is left to wait for: it runs from time 0, as a
+// workload admitted in its input does.
+TEST(InputReservationTest, ReadyChecksRunFromTheStart) {
+  EXPECT_THAT(Lifecycle(HeldByCheck("  admissionChecks:\n  - {name: approval, state: Ready}\n")),
+              ElementsAre("0.0 AdmittedAtStart ns/held", "3600.0 QuotaReleased ns/held",
+                          "3600.0 Finished ns/held"));
+}
+
+// Setup: "held" is QuotaReserved with its check in Retry.
+// Invariant: the workload controller evicts it (reason AdmissionCheck) at
+// once; it is requeued, reserves quota again at once (the queue is empty)
+// and waits for the check's new answer, 10 minutes later.
+TEST(InputReservationTest, RetryCheckEvictsAtTheStart) {
+  const auto lines = Lifecycle(HeldByCheck("  admissionChecks:\n  - {name: approval, state: Retry}\n"));
+  ASSERT_GE(lines.size(), 3u);
+  EXPECT_EQ(lines[0], "0.0 AdmittedAtStart ns/held (QuotaReserved)");
+  EXPECT_EQ(lines[1], "0.0 Evicted ns/held (AdmissionCheck)");
+  EXPECT_THAT(lines, ::testing::Contains("600.0 Admitted ns/held"));
+}
+
+// Setup: a TAS flavor over one node of 8 GPUs, the ClusterQueue's check
+// "approval" Ready in the input of "held", whose admission delays its
+// topology (delayedTopologyRequest: Pending, no topologyAssignment).
+// Invariant: the scheduler's second pass places it on the node at time 0,
+// then it is admitted and runs (it did not before: the field was ignored
+// and the workload ran from the start without a placement).
+TEST(InputReservationTest, DelayedTopologyIsAssignedByTheSecondPass) {
+  std::string yaml = HeldByCheck("  admissionChecks:\n  - {name: approval, state: Ready}\n");
+  const std::string flavor = "kind: ResourceFlavor\nmetadata: {name: gpu}\n";
+  yaml.replace(yaml.find(flavor), flavor.size(),
+               "kind: ResourceFlavor\nmetadata: {name: gpu}\nspec:\n  nodeLabels: {pool: tas}\n"
+               "  topologyName: hosts\n---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Topology\n"
+               "metadata: {name: hosts}\nspec:\n  levels:\n  - nodeLabel: kubernetes.io/hostname\n---\n"
+               "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n  labels: {pool: tas, "
+               "kubernetes.io/hostname: n1}\nstatus:\n  allocatable: {nvidia.com/gpu: '8', pods: '110'}\n"
+               "  conditions:\n  - {type: Ready, status: 'True'}\n");
+  const std::string count = "      count: 1\n  conditions:";
+  yaml.replace(yaml.find(count), count.size(), "      count: 1\n      delayedTopologyRequest: Pending\n  conditions:");
+  EXPECT_THAT(Lifecycle(yaml), ElementsAre("0.0 AdmittedAtStart ns/held (QuotaReserved)",
+                                           "0.0 Admitted ns/held +topology", "0.0 PodsReady ns/held",
+                                           "3600.0 QuotaReleased ns/held", "3600.0 Finished ns/held"));
+}
+
+// An unknown delayedTopologyRequest state is refused with its place.
+TEST(InputReservationTest, UnknownDelayedTopologyStateIsRefused) {
+  std::string yaml = HeldByCheck("");
+  const std::string count = "      count: 1\n  conditions:";
+  yaml.replace(yaml.find(count), count.size(), "      count: 1\n      delayedTopologyRequest: Later\n  conditions:");
+  auto scenario = testing::LoadYaml(yaml, "checks.yaml");
+  ASSERT_FALSE(scenario.ok());
+  EXPECT_THAT(std::string(scenario.status().message()),
+              ::testing::HasSubstr("delayedTopologyRequest: unknown value \"Later\" (valid: Pending, Ready)"));
+}
+
 }  // namespace
 }  // namespace kueuesim

@@ -23,6 +23,8 @@ enum class EventType : uint8_t {
   kDeactivated,    // made inactive (e.g. requeuing limit exceeded)
   kDeleted,        // deleted by its owner (e.g. an LWS scaled down); quota released
   kAdmittedAtStart,  // admitted in its input status: holds quota from time 0
+                     // (reason kAwaitingAdmissionReason: QuotaReserved only,
+                     // its admission checks or topology still to come)
   kHeld,           // its LocalQueue is stopped: it waits, not queued
   kChanged,        // a timed Change was applied (`object`: "Kind/name", reason: the Change)
   kInadmissible,   // refused by the workload controller (DRA), never queued;
@@ -56,6 +58,10 @@ enum class EventType : uint8_t {
 };
 
 std::string_view EventTypeName(EventType type);
+
+// The reason of an AdmittedAtStart event for a workload that holds quota in
+// its input but is not admitted there yet.
+inline constexpr std::string_view kAwaitingAdmissionReason = "QuotaReserved";
 
 struct SimEvent {
   EventType type = EventType::kArrived;

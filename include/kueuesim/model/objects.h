@@ -583,6 +583,9 @@ struct PodSetAssignment {
   std::map<std::string, Amount> resource_usage;  // totals for the pod set
   std::optional<int32_t> count;
   std::optional<TopologyAssignment> topology_assignment;
+  // delayedTopologyRequest: Pending (the topology is assigned by the
+  // scheduler's second pass once the admission checks are Ready).
+  bool delayed_topology_pending = false;
 };
 
 struct Admission {

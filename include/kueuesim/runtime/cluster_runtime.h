@@ -321,6 +321,7 @@ class ClusterRuntime : public engine::EventHandler {
     kDelayedPodStart,
     kSecondPass,
     kInputBackoffFinished,
+    kInputChecks,
   };
 
   // A timed change of a Kueue object, resolved to ids (object_changes.cc).
@@ -341,6 +342,21 @@ class ClusterRuntime : public engine::EventHandler {
   void QueueArrived(WorkloadId id);
   void OnHoldRelease(WorkloadId id, uint32_t generation);
   void OnReserved(WorkloadId id);
+  // The ClusterQueue's admission checks that apply to the flavors of the
+  // workload's admission (workload.AdmissionChecksForWorkload), as indices.
+  std::vector<int32_t> ApplicableChecks(const cluster::WorkloadRecord& wl) const;
+  // The state of `check` in the workload's input status.admissionChecks
+  // (Pending when it is not listed).
+  CheckState InputCheckState(const cluster::WorkloadRecord& wl, int32_t check) const;
+  // Whether a workload holding quota in its input waits for admission: it
+  // is not Admitted there and a check that applies is not Ready, or a pod
+  // set's topology is delayed (delayedTopologyRequest: Pending).
+  bool InputAwaitsAdmission(const cluster::WorkloadRecord& wl) const;
+  // At time 0, for such a workload: its checks take their input states,
+  // the controllers work on the Pending ones (OnReserved's part).
+  void OnInputChecks(WorkloadId id, uint32_t generation);
+  // The checks are set: asks the controllers of the Pending ones.
+  void AskCheckControllers(WorkloadId id);
   void NoteThrashing(const admission::Preemption& p);
   // Every check is Ready: admits the workload and starts its pods.
   void Admit(WorkloadId id);
