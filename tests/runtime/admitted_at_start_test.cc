@@ -100,18 +100,25 @@ spec:
                      spec_count, admitted_count, usage);
 }
 
-std::vector<std::string> Reserved(const std::string& yaml) {
+// Runs `yaml` with `sink` observing its events (test failures for errors).
+void RunObserved(const std::string& yaml, cluster::EventSink* sink, bool check_invariants = false) {
   auto scenario = testing::LoadYaml(yaml, "admitted.yaml");
   EXPECT_TRUE(scenario.ok()) << scenario.status();
-  if (!scenario.ok()) return {};
+  if (!scenario.ok()) return;
   static const policy::PolicyRegistry builtins = policy::PolicyRegistry::WithBuiltins();
   auto simulation = sim::Simulation::Create(*scenario, builtins);
   EXPECT_TRUE(simulation.ok()) << simulation.status();
-  if (!simulation.ok()) return {};
-  ReservedRecorder recorder;
-  (*simulation)->AddEventSink(&recorder);
-  absl::Status status = (*simulation)->Run(sim::RunOptions{});
+  if (!simulation.ok()) return;
+  (*simulation)->AddEventSink(sink);
+  sim::RunOptions options;
+  options.check_invariants = check_invariants;
+  absl::Status status = (*simulation)->Run(options);
   EXPECT_TRUE(status.ok()) << status;
+}
+
+std::vector<std::string> Reserved(const std::string& yaml) {
+  ReservedRecorder recorder;
+  RunObserved(yaml, &recorder);
   return recorder.lines;
 }
 
@@ -254,19 +261,8 @@ class LifecycleRecorder : public cluster::EventSink {
 };
 
 std::vector<std::string> Lifecycle(const std::string& yaml) {
-  auto scenario = testing::LoadYaml(yaml, "checks.yaml");
-  EXPECT_TRUE(scenario.ok()) << scenario.status();
-  if (!scenario.ok()) return {};
-  static const policy::PolicyRegistry builtins = policy::PolicyRegistry::WithBuiltins();
-  auto simulation = sim::Simulation::Create(*scenario, builtins);
-  EXPECT_TRUE(simulation.ok()) << simulation.status();
-  if (!simulation.ok()) return {};
   LifecycleRecorder recorder;
-  (*simulation)->AddEventSink(&recorder);
-  sim::RunOptions options;
-  options.check_invariants = true;
-  absl::Status status = (*simulation)->Run(options);
-  EXPECT_TRUE(status.ok()) << status;
+  RunObserved(yaml, &recorder, /*check_invariants=*/true);
   return recorder.lines;
 }
 
