@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include <fmt/format.h>
@@ -237,19 +238,22 @@ absl::Status Simulation::AddWorkloadSource(std::unique_ptr<trace::WorkloadSource
   }
   target->set_recycle_finished(true);
   sources_.push_back(std::move(source));
-  ingesters_.push_back(std::make_unique<Ingester>(this, sources_.back().get(), target));
+  ingesters_.push_back(std::make_unique<Ingester>(this, sources_.size() - 1, target));
   return absl::OkStatus();
 }
 
 absl::Status Simulation::Ingester::Fetch() {
-  auto next = source_->Next();
+  auto next = source_->NextShared();
   if (!next.ok()) return next.status();
-  if (next->has_value()) {
-    next_ = std::make_shared<model::Workload>(std::move(**next));
-  } else {
-    next_.reset();
-  }
+  next_ = *std::move(next);
   return absl::OkStatus();
+}
+
+void Simulation::Ingester::ReadAhead() {
+  std::unique_ptr<trace::WorkloadSource>& owned = sim_->sources_[source_index_];
+  if (!owned->CanReadAhead()) return;
+  owned = trace::ReadAhead(std::move(owned));
+  source_ = owned.get();
 }
 
 absl::Status Simulation::Ingester::Prime() {
@@ -333,6 +337,9 @@ absl::Status Simulation::Run(const RunOptions& options) {
     started_ = true;
     for (auto& runtime : runtimes_) KUEUESIM_RETURN_IF_ERROR(runtime->Start());
     for (auto& controller : multikueue_) controller->Start();
+    if (options.read_ahead && std::thread::hardware_concurrency() > 1) {
+      for (auto& ingester : ingesters_) ingester->ReadAhead();
+    }
     for (auto& ingester : ingesters_) KUEUESIM_RETURN_IF_ERROR(ingester->Prime());
     if (checker_ != nullptr) KUEUESIM_RETURN_IF_ERROR(checker_->Check(engine_.now(), "at the start"));
   }

@@ -665,6 +665,8 @@ absl::StatusOr<std::string> RunPoint(const Sweep& sweep, int64_t point, const sc
   (*simulation)->AddEventSink(&waits);
   sim::RunOptions run_options;
   run_options.until = options.until;
+  // With points side by side, the cores are theirs.
+  run_options.read_ahead = options.jobs <= 1;
   KUEUESIM_RETURN_IF_ERROR((*simulation)->Run(run_options));
   metrics::Summary summary = collector.Finish((*simulation)->end_time(), (*simulation)->cluster_pointers(),
                                               (*simulation)->multikueue_reports());

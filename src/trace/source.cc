@@ -185,6 +185,10 @@ class TraceSource : public WorkloadSource {
 
   std::string cluster() const override { return spec_.cluster; }
   const ImportReport& report() const override { return report_; }
+  // After the counting pass, reading changes the report only in
+  // `workloads`; not so when every row is counted as it is read (lazy
+  // reading), nor when a missing recorded start is counted as repaired.
+  bool CanReadAhead() const override { return mode_ != Mode::kLazy && !replay_recorded_start_; }
 
  private:
   enum class Mode { kStream, kIndex, kLazy };

@@ -5,7 +5,7 @@ kueuesim_test(NAME trace_test
   SOURCES trace/csv_reader_test.cc trace/engine_test.cc trace/native_test.cc trace/alibaba_test.cc
           trace/philly_test.cc trace/helios_test.cc trace/pollux_test.cc trace/kueue_workloads_test.cc
           trace/perf_generator_test.cc trace/decode_trace_test.cc trace/replica_timeline_test.cc
-          trace/alibaba_dlrm_test.cc
+          trace/alibaba_dlrm_test.cc trace/read_ahead_test.cc
   DEPS kueuesim::trace kueuesim::scenario kueuesim::doc)
 
 # Traces through the loader and the whole simulation (replayRecordedStart).

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,10 +48,27 @@ class WorkloadSource {
   // The next workload, with arrival (kueuesim.io/arrival) not earlier than
   // the previous one's; nullopt at the end. An error stops the run.
   virtual absl::StatusOr<std::optional<model::Workload>> Next() = 0;
+  // As Next, the workload on the heap, where a cluster keeps it (null at
+  // the end). The default moves Next()'s workload there.
+  virtual absl::StatusOr<std::shared_ptr<model::Workload>> NextShared();
   // The cluster the workloads go to ("" for the default cluster).
   virtual std::string cluster() const { return ""; }
   virtual const ImportReport& report() const = 0;
+  // Whether the source may be read on another thread (ReadAhead): Next()
+  // touches nothing but the source itself, and report() no longer changes
+  // once the source is open except for `workloads` (the workloads handed
+  // out so far).
+  virtual bool CanReadAhead() const { return false; }
 };
+
+// Reads `source` (CanReadAhead) ahead on a thread of its own, a bounded
+// number of workloads ahead of the caller (memory stays flat in the trace's
+// length), so that parsing the trace overlaps the simulation. The workloads,
+// their order, the errors and the report are those of `source` read
+// directly: report().workloads counts the workloads handed out, not those
+// read ahead. The thread stops when the source ends, when report() is
+// called, or when the returned source is destroyed.
+std::unique_ptr<WorkloadSource> ReadAhead(std::unique_ptr<WorkloadSource> source);
 
 }  // namespace kueuesim::trace
 
