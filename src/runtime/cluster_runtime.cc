@@ -26,6 +26,16 @@ using cluster::SimEvent;
 using cluster::WorkloadPhase;
 using cluster::WorkloadRecord;
 
+namespace {
+
+// Whether one of the workload's admission checks is in `state`.
+bool HasCheckInState(const WorkloadRecord& wl, cluster::CheckState state) {
+  return std::any_of(wl.rare->checks.begin(), wl.rare->checks.end(),
+                     [state](const cluster::AdmissionCheckStatus& s) { return s.state == state; });
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<ClusterRuntime>> ClusterRuntime::Create(
     const scenario::ClusterSpec& spec, const scenario::SimulationSettings& settings,
     engine::Engine* engine, EventSink* sink, const policy::QueueOrderingPolicy* ordering,
@@ -725,10 +735,7 @@ void ClusterRuntime::OnInputChecks(WorkloadId id, uint32_t generation) {
   for (int32_t check : ApplicableChecks(wl)) {
     wl.rare.Mutable().checks.push_back({check, InputCheckState(wl, check)});
   }
-  const auto any = [&](CheckState state) {
-    return std::any_of(wl.rare->checks.begin(), wl.rare->checks.end(),
-                       [state](const cluster::AdmissionCheckStatus& s) { return s.state == state; });
-  };
+  const auto any = [&](CheckState state) { return HasCheckInState(wl, state); };
   if (!any(CheckState::kPending) && !any(CheckState::kRetry) && !any(CheckState::kRejected)) {
     // Every check Ready: the topology's second pass, then the admission.
     AdmitOrSecondPass(id);
@@ -840,14 +847,10 @@ void ClusterRuntime::EvictForChecks(WorkloadId id) {
   // reconcileCheckBasedEviction: a Rejected check deactivates the workload
   // (HasRejectedChecks comes first); a Retry one evicts it (reason
   // AdmissionCheck), to be requeued once its quota is released.
-  const auto any = [&](CheckState state) {
-    return std::any_of(wl.rare->checks.begin(), wl.rare->checks.end(),
-                       [state](const cluster::AdmissionCheckStatus& s) { return s.state == state; });
-  };
-  if (any(CheckState::kRejected)) {
+  if (HasCheckInState(wl, CheckState::kRejected)) {
     wl.rare.Mutable().deactivation_reason = "AdmissionCheck";
     Evict(id, EvictionReason::kDeactivated);
-  } else if (any(CheckState::kRetry)) {
+  } else if (HasCheckInState(wl, CheckState::kRetry)) {
     Evict(id, EvictionReason::kAdmissionCheck);
   }
 }

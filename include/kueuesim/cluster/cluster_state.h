@@ -20,6 +20,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "kueuesim/base/boxed.h"
+#include "kueuesim/base/optional_micros.h"
 #include "kueuesim/base/quantity.h"
 #include "kueuesim/base/time.h"
 #include "kueuesim/cluster/pending_condition.h"
@@ -313,7 +314,7 @@ struct WorkloadRecord {
   UnixMicros queue_order_timestamp = 0;
   // Requeue state (status.requeueState) and the Requeued condition (its
   // flag is among the flags below).
-  std::optional<UnixMicros> requeue_at;
+  OptionalMicros requeue_at;
   int32_t requeue_count = 0;
   uint32_t run_generation = 0;    // invalidates stale timed events
 
