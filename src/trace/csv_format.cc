@@ -49,8 +49,8 @@ absl::Status CsvFormat::OpenCsv(const TraceSpec& spec, const std::vector<std::st
   return absl::OkStatus();
 }
 
-absl::StatusOr<bool> CsvFormat::Next(ImportReport* report, RecordPos* pos, std::optional<ParsedRecord>* out) {
-  out->reset();
+absl::StatusOr<bool> CsvFormat::NextRow(ImportReport* report, RecordPos* pos, bool* well_formed) {
+  *well_formed = false;
   auto more = reader_->Next();
   if (!more.ok()) return more.status();
   if (!*more) return false;
@@ -65,8 +65,34 @@ absl::StatusOr<bool> CsvFormat::Next(ImportReport* report, RecordPos* pos, std::
          reader_->size() < reader_->header().size() ? "too few fields" : "too many fields");
     return true;
   }
+  *well_formed = true;
+  return true;
+}
+
+absl::StatusOr<bool> CsvFormat::Next(ImportReport* report, RecordPos* pos, std::optional<ParsedRecord>* out) {
+  out->reset();
+  bool well_formed = false;
+  KUEUESIM_ASSIGN_OR_RETURN(bool more, NextRow(report, pos, &well_formed));
+  if (!more || !well_formed) return more;
   out->emplace();
   if (!ParseRow(report, &**out)) out->reset();
+  return true;
+}
+
+absl::StatusOr<bool> CsvFormat::NextTime(ImportReport* report, RecordPos* pos, std::optional<int64_t>* time) {
+  time->reset();
+  bool well_formed = false;
+  KUEUESIM_ASSIGN_OR_RETURN(bool more, NextRow(report, pos, &well_formed));
+  if (!more || !well_formed) return more;
+  int64_t t = 0;
+  if (CountRow(report, &t)) *time = t;
+  return true;
+}
+
+bool CsvFormat::CountRow(ImportReport* report, int64_t* time) {
+  ParsedRecord record;
+  if (!ParseRow(report, &record)) return false;
+  *time = record.time;
   return true;
 }
 

@@ -41,6 +41,7 @@ class CsvFormat : public RecordFormat {
  public:
   absl::Status Rewind() override { return reader_->Rewind(); }
   absl::StatusOr<bool> Next(ImportReport* report, RecordPos* pos, std::optional<ParsedRecord>* out) override;
+  absl::StatusOr<bool> NextTime(ImportReport* report, RecordPos* pos, std::optional<int64_t>* time) override;
   absl::StatusOr<std::optional<ParsedRecord>> ReadAt(const RecordPos& pos) override;
 
  protected:
@@ -55,6 +56,10 @@ class CsvFormat : public RecordFormat {
   // already checked) into `out`, a fresh record. Reports skips and repairs
   // to `report` when not null; false when the row is skipped.
   virtual bool ParseRow(ImportReport* report, ParsedRecord* out) = 0;
+  // As ParseRow, for the counting pass: the arrival of a valid row, with
+  // the same skips and repairs, without the workload. The default parses
+  // the row; a format may check it without building anything.
+  virtual bool CountRow(ImportReport* report, int64_t* time);
 
   const CsvReader& reader() const { return *reader_; }
   // Resolves column names once (after OpenCsv); Field(i) then reads the
@@ -70,6 +75,8 @@ class CsvFormat : public RecordFormat {
   std::string ApplyMapping(const std::string& fallback_name, model::Workload* wl) const {
     return mapper_.Apply(CsvFields(reader_.get()), fallback_name, wl);
   }
+  // The skip reason ApplyMapping would return, or "" (for CountRow).
+  std::string MappingSkipReason() const { return mapper_.SkipReason(CsvFields(reader_.get())); }
   // Sets the workload's source to the file and the current line.
   void SetSource(model::Workload* wl) const {
     wl->meta.source.file = source_file_;
@@ -81,6 +88,10 @@ class CsvFormat : public RecordFormat {
   Mapper mapper_;
 
  private:
+  // Reads the next row and checks its shape (malformed, field count: counted
+  // as skipped). False at the end; *well_formed says whether to parse it.
+  absl::StatusOr<bool> NextRow(ImportReport* report, RecordPos* pos, bool* well_formed);
+
   std::unique_ptr<CsvReader> reader_;
   std::vector<size_t> bound_;
 };

@@ -77,33 +77,21 @@ class Philly : public CsvFormat {
  protected:
   bool ParseRow(ImportReport* report, ParsedRecord* out) override {
     const int64_t ln = line();
+    Row row;
+    if (!ReadRow(report, &row)) return false;
     ParsedRecord& record = *out;
     model::Workload& wl = record.workload;
     SetSource(&wl);
-    auto time = ParseDateTime(Field(kTimestamp));
-    if (!time.has_value()) return SkipRow(report, ln, "bad timestamp");
-    record.time = *time;
-    auto duration = ParseNumber(Field(kDuration));
-    if (!duration.has_value()) return SkipRow(report, ln, "bad duration");
-    if (*duration < 0) return SkipRow(report, ln, "negative duration");
-    wl.duration = SecondsToMicros(*duration);
-    if (!wl.duration.has_value()) return SkipRow(report, ln, "bad duration");
-    auto gpus = ParseInt(Field(kNumGpus));
-    if (!gpus.has_value() || *gpus < 0 || *gpus > 1'000'000) return SkipRow(report, ln, "bad num_gpus");
+    record.time = row.time;
+    wl.duration = row.duration;
     // The pod set is built in its place (it is large).
     model::PodSet& pod_set = wl.pod_sets.emplace_back();
-    int64_t per_pod = *gpus;
-    if (gpus_per_pod_ > 0 && *gpus > gpus_per_pod_) {
-      const int64_t pods = (*gpus + gpus_per_pod_ - 1) / gpus_per_pod_;
-      per_pod = (*gpus + pods - 1) / pods;
-      if (per_pod * pods != *gpus) Repair(report, ln, "num_gpus not divisible into equal pods (rounded up)");
-      pod_set.count = static_cast<int32_t>(pods);
-    }
+    if (row.pods > 0) pod_set.count = static_cast<int32_t>(row.pods);
     pod_set.requests.reserve(requests_.size());
     for (const auto& [name, kind] : requests_) {
-      const Amount amount = kind == PerGpu::kGpu   ? per_pod
-                            : kind == PerGpu::kCpu ? MulAmount(cpu_per_gpu_, per_pod)
-                                                   : MulAmount(memory_per_gpu_, per_pod);
+      const Amount amount = kind == PerGpu::kGpu   ? row.per_pod
+                            : kind == PerGpu::kCpu ? MulAmount(cpu_per_gpu_, row.per_pod)
+                                                   : MulAmount(memory_per_gpu_, row.per_pod);
       if (amount != 0) pod_set.requests.push_back({name, amount});
     }
     std::string fallback_name = "philly-";
@@ -113,8 +101,52 @@ class Philly : public CsvFormat {
     return true;
   }
 
+  // The counting pass: ParseRow's checks, in its order, without the
+  // workload.
+  bool CountRow(ImportReport* report, int64_t* time) override {
+    Row row;
+    if (!ReadRow(report, &row)) return false;
+    const std::string reason = MappingSkipReason();
+    if (!reason.empty()) return SkipRow(report, line(), reason);
+    *time = row.time;
+    return true;
+  }
+
  private:
   enum class PerGpu { kGpu, kCpu, kMemory };
+
+  // What ParseRow and CountRow read from a row.
+  struct Row {
+    int64_t time = 0;
+    int64_t duration = 0;
+    int64_t pods = 0;     // 0: one pod (no gpusPerPod split)
+    int64_t per_pod = 0;  // GPUs per pod
+  };
+
+  // Reads and checks the current row's numbers: its skips (bad timestamp,
+  // duration, num_gpus) and its repair (num_gpus not divisible into equal
+  // pods) are counted here, once for both passes' callers.
+  bool ReadRow(ImportReport* report, Row* row) const {
+    const int64_t ln = line();
+    auto time = ParseDateTime(Field(kTimestamp));
+    if (!time.has_value()) return SkipRow(report, ln, "bad timestamp");
+    row->time = *time;
+    auto duration = ParseNumber(Field(kDuration));
+    if (!duration.has_value()) return SkipRow(report, ln, "bad duration");
+    if (*duration < 0) return SkipRow(report, ln, "negative duration");
+    const std::optional<int64_t> micros = SecondsToMicros(*duration);
+    if (!micros.has_value()) return SkipRow(report, ln, "bad duration");
+    row->duration = *micros;
+    auto gpus = ParseInt(Field(kNumGpus));
+    if (!gpus.has_value() || *gpus < 0 || *gpus > 1'000'000) return SkipRow(report, ln, "bad num_gpus");
+    row->per_pod = *gpus;
+    if (gpus_per_pod_ > 0 && *gpus > gpus_per_pod_) {
+      row->pods = (*gpus + gpus_per_pod_ - 1) / gpus_per_pod_;
+      row->per_pod = (*gpus + row->pods - 1) / row->pods;
+      if (row->per_pod * row->pods != *gpus) Repair(report, ln, "num_gpus not divisible into equal pods (rounded up)");
+    }
+    return true;
+  }
 
   std::string gpu_resource_;
   std::vector<std::pair<std::string, PerGpu>> requests_;  // sorted by resource name

@@ -67,14 +67,14 @@ class TraceSource : public WorkloadSource {
     int64_t in_window = 0;
     std::optional<int64_t> first_in_window;
     RecordPos pos;
-    std::optional<ParsedRecord> record;
+    std::optional<int64_t> time;
     while (true) {
-      KUEUESIM_ASSIGN_OR_RETURN(bool more, format_->Next(&report_, &pos, &record));
+      KUEUESIM_ASSIGN_OR_RETURN(bool more, format_->NextTime(&report_, &pos, &time));
       if (!more) break;
       ++report_.rows_read;
-      if (!record.has_value()) continue;
+      if (!time.has_value()) continue;
       ++valid;
-      const int64_t t = record->time;
+      const int64_t t = *time;
       if (!any) {
         any = true;
         min_time = t;
@@ -204,15 +204,15 @@ class TraceSource : public WorkloadSource {
   absl::Status IndexRowsBefore(const RecordPos& current) {
     KUEUESIM_RETURN_IF_ERROR(format_->Rewind());
     RecordPos pos;
-    std::optional<ParsedRecord> record;
+    std::optional<int64_t> time;
     while (true) {
-      KUEUESIM_ASSIGN_OR_RETURN(bool more, format_->Next(nullptr, &pos, &record));
+      KUEUESIM_ASSIGN_OR_RETURN(bool more, format_->NextTime(nullptr, &pos, &time));
       if (!more || pos.offset > current.offset) {
         return Internal(fmt::format("line {} reads differently the second time (did the file change?)",
                                     current.line));
       }
       if (pos.offset == current.offset) return absl::OkStatus();
-      if (record.has_value()) index_.push_back({record->time, pos.offset, pos.line});
+      if (time.has_value()) index_.push_back({*time, pos.offset, pos.line});
     }
   }
 
@@ -333,6 +333,14 @@ void Repair(ImportReport* report, int64_t line, const std::string& reason) {
   if (report != nullptr) report->Repair(line, reason);
 }
 
+absl::StatusOr<bool> RecordFormat::NextTime(ImportReport* report, RecordPos* pos, std::optional<int64_t>* time) {
+  time->reset();
+  std::optional<ParsedRecord> record;
+  KUEUESIM_ASSIGN_OR_RETURN(bool more, Next(report, pos, &record));
+  if (record.has_value()) *time = record->time;
+  return more;
+}
+
 // --- Mapper ---
 
 absl::StatusOr<Mapper> Mapper::Create(const TraceSpec& spec, std::map<std::string, FieldMapping> defaults,
@@ -426,6 +434,29 @@ std::string Mapper::Resolve(Key key, const RecordFields& fields) const {
   return out;
 }
 
+namespace {
+
+constexpr char kNoQueueName[] = "no queue name";
+constexpr char kBadPriority[] = "bad priority";
+
+// A mapped priority: an int32, else nullopt.
+std::optional<int32_t> MappedPriority(const std::string& text) {
+  auto value = ParseInt(text);
+  if (!value.has_value() || *value < INT32_MIN || *value > INT32_MAX) return std::nullopt;
+  return static_cast<int32_t>(*value);
+}
+
+}  // namespace
+
+// Apply's only skip reasons are the queue's and the priority's; SkipReason
+// checks the same two the same way.
+std::string Mapper::SkipReason(const RecordFields& fields) const {
+  if (Resolve(kQueue, fields).empty()) return kNoQueueName;
+  const std::string priority = Resolve(kPriority, fields);
+  if (!priority.empty() && !MappedPriority(priority).has_value()) return kBadPriority;
+  return "";
+}
+
 std::string Mapper::Apply(const RecordFields& fields, const std::string& fallback_name,
                           model::Workload* wl) const {
   wl->meta.name = Resolve(kName, fields);
@@ -433,12 +464,12 @@ std::string Mapper::Apply(const RecordFields& fields, const std::string& fallbac
   wl->meta.namespace_ = Resolve(kNamespace, fields);
   if (wl->meta.namespace_.empty()) wl->meta.namespace_ = "default";
   wl->queue_name = Resolve(kQueue, fields);
-  if (wl->queue_name.empty()) return "no queue name";
+  if (wl->queue_name.empty()) return kNoQueueName;
   const std::string priority = Resolve(kPriority, fields);
   if (!priority.empty()) {
-    auto value = ParseInt(priority);
-    if (!value.has_value() || *value < INT32_MIN || *value > INT32_MAX) return "bad priority";
-    wl->priority = static_cast<int32_t>(*value);
+    const std::optional<int32_t> value = MappedPriority(priority);
+    if (!value.has_value()) return kBadPriority;
+    wl->priority = *value;
   }
   const std::string priority_class = Resolve(kPriorityClass, fields);
   if (!priority_class.empty()) {

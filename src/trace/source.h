@@ -80,6 +80,11 @@ class RecordFormat {
   // *out empty; repairs are counted the same way.
   virtual absl::StatusOr<bool> Next(ImportReport* report, RecordPos* pos,
                                     std::optional<ParsedRecord>* out) = 0;
+  // As Next, for the counting pass: only whether the record is valid (its
+  // arrival in *time) or not (*time empty), with its skips and repairs
+  // counted exactly as Next counts them. A format may check a record
+  // without building its workload; the default builds it.
+  virtual absl::StatusOr<bool> NextTime(ImportReport* report, RecordPos* pos, std::optional<int64_t>* time);
   // Parses the record at `pos` (from an earlier Next) again.
   virtual absl::StatusOr<std::optional<ParsedRecord>> ReadAt(const RecordPos& pos) = 0;
 };
@@ -130,6 +135,9 @@ class Mapper {
   // "|"-separated alternatives becomes a required node-affinity term
   // `<label> In [...]`). Returns a skip reason, or "" on success.
   std::string Apply(const RecordFields& fields, const std::string& fallback_name, model::Workload* wl) const;
+  // The skip reason Apply would return for this record, or "", without
+  // building anything (the counting pass).
+  std::string SkipReason(const RecordFields& fields) const;
 
   // The fields the mapping reads (for formats that must keep them).
   std::set<std::string> FieldsRead() const;

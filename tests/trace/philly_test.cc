@@ -2,6 +2,7 @@
 // philly.csv (tests/trace/testdata/philly_rows.csv: its first 40 rows, which
 // are not sorted, plus its first jobs of 8, 2, 16, 12 and 128 GPUs, and the
 // file's trailing empty line) and on broken rows.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -133,6 +134,61 @@ TEST(PhillyTest, BrokenRows) {
   EXPECT_EQ(r.workloads[1].arrival, 5 * kSecond);
   spec.options["gpusPerPod"] = "0";
   EXPECT_THAT(OpenTrace(spec), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("spec.options.gpusPerPod")));
+}
+
+// Setup: unsorted rows, broken in every way the format and its mapping can
+// skip or repair (queue mapped from a column empty on one row, priority
+// from a column with a non-integer and an out-of-range value, a 10-GPU job
+// with gpusPerPod 4, a job with a bad duration that also splits unevenly),
+// read with the counting pass (which checks rows without building their
+// workloads) and with option sorted: "true" (no counting pass: every row
+// parsed whole, out-of-order rows moved).
+// Expectation: the same skips, repairs and examples either way, and the
+// same workloads (the sorted reading rereads every row the counting pass
+// kept, and would fail on one it reads differently).
+TEST(PhillyTest, CountingPassSkipsAndRepairsAsTheFullParse) {
+  const std::string path = WriteTemp("philly_count.csv",
+                                     "timestamp,duration,num_gpus,gpu_time,cluster,team,rank\n"
+                                     "2017-10-09 07:05:00,66.0,1,66.0,11cb48,a,1\n"
+                                     "2017-10-09 07:01:55,60.0,2,66.0,11cb48,,1\n"
+                                     "2017-10-09 07:03:00,10.5,10,105.0,11cb48,b,2\n"
+                                     "2017-10-09 07:02:00,10.5,3,105.0,6214e9,b,high\n"
+                                     "2017-10-09 07:00:00,bad,10,105.0,6214e9,b,3\n"
+                                     "2017-10-09 07:04:00,1.0,4,4.0,6214e9,c,99999999999\n"
+                                     "2017-10-09 06:59:00,2.0,6,12.0,6214e9,c,4\n");
+  TraceSpec spec = Spec("philly", path);
+  spec.options["gpusPerPod"] = "4";
+  spec.mapping["queue"].field = "team";
+  spec.mapping["priority"].field = "rank";
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(ReadResult counted, ReadAll(spec));
+  EXPECT_THAT(counted.report.skipped, ElementsAre(Pair("bad duration", 1), Pair("bad priority", 2),
+                                                  Pair("no queue name", 1)));
+  // Line 4 only: line 6's duration is checked before its split.
+  EXPECT_THAT(counted.report.repaired,
+              ElementsAre(Pair("num_gpus not divisible into equal pods (rounded up)", 1)));
+  ASSERT_EQ(counted.workloads.size(), 3u);
+  EXPECT_EQ(counted.workloads[0].meta.source.line, 8);  // 06:59, 6 GPUs as 2 pods of 3
+  EXPECT_EQ(counted.workloads[0].pod_sets[0].count, 2);
+  EXPECT_EQ(counted.workloads[1].meta.source.line, 4);
+  EXPECT_EQ(counted.workloads[2].meta.source.line, 2);
+
+  TraceSpec lazy = spec;
+  lazy.options["sorted"] = "true";
+  KUEUESIM_ASSERT_OK_AND_ASSIGN(ReadResult parsed, ReadAll(lazy));
+  EXPECT_EQ(parsed.report.skipped, counted.report.skipped);
+  // The lazy reading also repairs the rows it moves; the rest is the same.
+  std::map<std::string, int64_t> parsed_repaired = parsed.report.repaired;
+  EXPECT_EQ(parsed_repaired.erase("arrival earlier than the previous row's (moved to it; option sorted)"), 1u);
+  EXPECT_EQ(parsed_repaired, counted.report.repaired);
+  // Its examples (five at most) include the moves, so fewer of the others.
+  std::vector<std::string> parsed_examples = parsed.report.examples;
+  std::erase_if(parsed_examples, [](const std::string& e) { return e.find("earlier than") != std::string::npos; });
+  ASSERT_LE(parsed_examples.size(), counted.report.examples.size());
+  EXPECT_EQ(parsed_examples, std::vector<std::string>(counted.report.examples.begin(),
+                                                      counted.report.examples.begin() +
+                                                          static_cast<std::ptrdiff_t>(parsed_examples.size())));
+  EXPECT_EQ(counted.report.examples.size(), 5u);
+  ASSERT_EQ(parsed.workloads.size(), counted.workloads.size());
 }
 
 }  // namespace
