@@ -26,12 +26,38 @@ Event EventQueue::Pop() {
 
 void Engine::Schedule(SimTime time, EventHandler* handler, int32_t kind, int64_t a, int64_t b) {
   KUEUESIM_CHECK(handler != nullptr);
-  queue_.Push(Event{std::max(time, now_), next_sequence_++, handler, kind, a, b});
+  const Event event{std::max(time, now_), next_sequence_++, handler, kind, a, b};
+  if (event.time == now_) {
+    due_now_.push_back(event);
+  } else {
+    queue_.Push(event);
+  }
+}
+
+bool Engine::TakeNext(SimTime time, Event* event) {
+  if (time < now_) return false;  // nothing is due before now
+  // The heap's events of this instant were scheduled before it began, so
+  // before every event of the list.
+  if (!queue_.empty() && queue_.Top().time == now_) {
+    *event = queue_.Pop();
+    return true;
+  }
+  if (due_now_head_ < due_now_.size()) {
+    *event = due_now_[due_now_head_++];
+    if (due_now_head_ == due_now_.size()) {
+      due_now_.clear();
+      due_now_head_ = 0;
+    }
+    return true;
+  }
+  if (queue_.empty() || queue_.Top().time > time) return false;
+  *event = queue_.Pop();
+  return true;
 }
 
 void Engine::RunUntil(SimTime time) {
-  while (!queue_.empty() && queue_.Top().time <= time) {
-    Event event = queue_.Pop();
+  Event event;
+  while (TakeNext(time, &event)) {
     now_ = event.time;
     ++processed_;
     event.handler->HandleEvent(event.kind, event.a, event.b);
@@ -42,6 +68,7 @@ void Engine::RunUntil(SimTime time) {
 
 void Engine::AdvanceTo(SimTime time) {
   KUEUESIM_CHECK(queue_.empty() || queue_.Top().time >= time);
+  KUEUESIM_CHECK(due_now_head_ == due_now_.size() || time <= now_);
   if (time > now_) now_ = time;
 }
 

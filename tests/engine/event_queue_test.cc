@@ -207,6 +207,75 @@ TEST(EngineTest, RandomScheduleRunsMonotonically) {
   EXPECT_EQ(engine.events_processed(), r.seen.size());
 }
 
+// Setup: events at 10 (scheduled first), then, while running at 10, events
+// scheduled for 10 (the list of events due now) and for 20, and at 10 from
+// outside a run after the clock got there.
+// Invariant: the heap's events of an instant run before the events
+// scheduled during it, and those in the order they were scheduled.
+TEST(EngineTest, EventsDueNowRunAfterTheInstantsEarlierEvents) {
+  Engine engine;
+  Recorder r(&engine);
+  engine.Schedule(10, &r, 1, 0);
+  engine.Schedule(10, &r, 1, 1);
+  r.on_event = [&](int32_t kind, int64_t a) {
+    if (kind == 1 && a == 0) {
+      engine.Schedule(10, &r, 2, 0);
+      engine.Schedule(20, &r, 2, 1);
+      engine.Schedule(10, &r, 2, 2);
+    }
+  };
+  engine.RunUntil(10);
+  EXPECT_THAT(r.seen, ElementsAre(std::make_tuple(10, 1, 0), std::make_tuple(10, 1, 1), std::make_tuple(10, 2, 0),
+                                  std::make_tuple(10, 2, 2)));
+  // Scheduled for now between runs: due now, before the event at 20.
+  engine.Schedule(10, &r, 3, 0);
+  ASSERT_TRUE(engine.HasEvents());
+  EXPECT_EQ(engine.NextEventTime(), 10);
+  // Not due before now.
+  engine.RunUntil(5);
+  EXPECT_EQ(r.seen.size(), 4u);
+  engine.RunDueNow();
+  EXPECT_EQ(r.seen.back(), std::make_tuple(10, 3, 0));
+  EXPECT_EQ(engine.NextEventTime(), 20);
+  engine.RunUntil(30);
+  EXPECT_EQ(r.seen.back(), std::make_tuple(20, 2, 1));
+  EXPECT_FALSE(engine.HasEvents());
+  EXPECT_EQ(engine.now(), 30);
+}
+
+// Setup: 20,000 events from random handlers, each scheduling 0-2 more at
+// now or a little later (half of them at now), in random RunUntil steps.
+// Invariant: they run in (time, sequence) order, as one heap of every
+// event would run them.
+TEST(EngineTest, RandomEventsRunInTimeThenSchedulingOrder) {
+  Engine engine;
+  Recorder r(&engine);
+  std::mt19937 rng(11);
+  uint64_t sequence = 0;
+  std::vector<std::pair<SimTime, uint64_t>> order;  // (time, sequence) as they run
+  std::vector<uint64_t> sequence_of;                // by payload
+  auto schedule = [&](SimTime time) {
+    const int64_t payload = static_cast<int64_t>(sequence_of.size());
+    sequence_of.push_back(sequence++);
+    engine.Schedule(time, &r, 1, payload);
+  };
+  r.on_event = [&](int32_t, int64_t a) {
+    order.emplace_back(engine.now(), sequence_of[static_cast<size_t>(a)]);
+    if (sequence_of.size() >= 20000) return;
+    const int more = static_cast<int>(rng() % 3);
+    for (int i = 0; i < more; ++i) schedule(engine.now() + (rng() % 2 == 0 ? 0 : static_cast<SimTime>(rng() % 5)));
+  };
+  for (int i = 0; i < 200; ++i) schedule(static_cast<SimTime>(rng() % 50));
+  SimTime until = 0;
+  while (engine.HasEvents()) {
+    until += static_cast<SimTime>(rng() % 4);
+    engine.RunUntil(until);
+    if (rng() % 3 == 0 && sequence_of.size() < 20000) schedule(engine.now());  // between runs
+  }
+  EXPECT_EQ(order.size(), sequence_of.size());
+  EXPECT_TRUE(std::is_sorted(order.begin(), order.end()));
+}
+
 // Invariant: AdvanceTo past a pending event violates its precondition and
 // aborts (KUEUESIM_CHECK).
 TEST(EngineDeathTest, AdvancePastPendingEventAborts) {

@@ -1,6 +1,11 @@
 // A discrete-event engine with integer time. Events are ordered by time,
 // then by the sequence number given when they were scheduled, so events at
 // the same instant run in the order they were scheduled (ns-3's EventKey).
+// Events scheduled for the current instant (most of a simulation's: a
+// reservation's admission, a start without delay) skip the heap: they wait
+// in a first-in first-out list, which comes after the heap's events of the
+// same instant (those were scheduled earlier, their sequence is lower), so
+// the order is exactly the heap's.
 // It knows nothing about Kueue, holds no global state, and allocates
 // nothing per event beyond the heap's storage.
 #ifndef KUEUESIM_ENGINE_EVENT_QUEUE_H_
@@ -68,9 +73,9 @@ class Engine {
                      int64_t b = 0) {
     Schedule(now_ + delay, handler, kind, a, b);
   }
-  bool HasEvents() const { return !queue_.empty(); }
+  bool HasEvents() const { return !queue_.empty() || due_now_head_ < due_now_.size(); }
   // Time of the next event. REQUIRES: HasEvents().
-  SimTime NextEventTime() const { return queue_.Top().time; }
+  SimTime NextEventTime() const { return due_now_head_ < due_now_.size() ? now_ : queue_.Top().time; }
   // Runs every event due at or before `time`, in order, advancing the clock
   // to each event's time, then sets the clock to `time`. Events scheduled
   // while running that are due by `time` run too.
@@ -83,7 +88,15 @@ class Engine {
   uint64_t events_processed() const { return processed_; }
 
  private:
+  // The next event due by `time`, taken from the heap or the list of events
+  // due now; false when there is none.
+  bool TakeNext(SimTime time, Event* event);
+
   EventQueue queue_;
+  // Events scheduled for now_, in sequence order, from due_now_head_ on
+  // (the list is emptied before the clock moves).
+  std::vector<Event> due_now_;
+  size_t due_now_head_ = 0;
   SimTime now_ = 0;
   uint64_t next_sequence_ = 0;
   uint64_t processed_ = 0;
